@@ -1,0 +1,32 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// The pipeline, one module per stage: source → tokens → syntax tree (PredicateSyntax) → … → VM.
+// PredicateValue sits at the bottom: the value model every later stage shares.
+let package = Package(
+    name: "PredicateVM",
+    products: [
+        .library(name: "PredicateValue", targets: ["PredicateValue"]),
+        .library(name: "PredicateSyntax", targets: ["PredicateSyntax"]),
+        .executable(name: "predicate", targets: ["predicate"]),
+        .executable(name: "predicate-bench", targets: ["predicate-bench"]),
+    ],
+    targets: [
+        .target(name: "PredicateValue"),
+        .target(name: "PredicateSyntax", dependencies: ["PredicateValue"]),
+        .target(name: "PredicateCommandLine", dependencies: ["PredicateValue", "PredicateSyntax"]),
+        .executableTarget(name: "predicate", dependencies: ["PredicateCommandLine"]),
+        .executableTarget(
+            name: "predicate-bench",
+            dependencies: ["PredicateValue", "PredicateSyntax"],
+            path: "Benchmarks/PredicateBench"
+        ),
+        .testTarget(name: "PredicateValueTests", dependencies: ["PredicateValue"]),
+        .testTarget(name: "PredicateSyntaxTests", dependencies: ["PredicateSyntax", "PredicateValue"]),
+        .testTarget(
+            name: "PredicateCommandLineTests",
+            dependencies: ["PredicateCommandLine", "PredicateSyntax", "PredicateValue"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

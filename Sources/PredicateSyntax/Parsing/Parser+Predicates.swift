@@ -1,0 +1,251 @@
+import PredicateValue
+
+// MARK: - Predicates
+
+extension Parser {
+    /// Implements grammar rules `Predicate`, `OrPred`.
+    ///
+    /// `first` is a leading operand already parsed by the caller (see
+    /// ``parsePredicateOrExpression()``).
+    mutating func parsePredicate(first: Predicate? = nil) throws(Diagnostic) -> Predicate {
+        var operands = [try parseAndPredicate(first: first)]
+        while consume(.keyword(.or)) != nil || consume(.logicalOr) != nil {
+            operands.append(try parseAndPredicate())
+        }
+        guard operands.count > 1 else { return operands[0].predicate }
+        let range = operands[0].predicate.range.union(previousRange)
+        let predicate = try checked(Predicate(.or(operands.map(\.predicate)), range: range))
+        if operands.contains(where: \.isChain) {
+            try reportAndOrMix(operands, range: range)
+        }
+        return predicate
+    }
+
+    /// An operand of `OR`, remembering whether it is an unparenthesised `AND` chain.
+    struct OrOperand {
+        var predicate: Predicate
+        var isChain: Bool
+    }
+
+    /// Implements grammar rule `AndPred`.
+    private mutating func parseAndPredicate(first: Predicate? = nil) throws(Diagnostic) -> OrOperand {
+        var operands: [Predicate]
+        if let first { operands = [first] } else { operands = [try parseNotPredicate()] }
+        while consume(.keyword(.and)) != nil || consume(.logicalAnd) != nil {
+            operands.append(try parseNotPredicate())
+        }
+        guard operands.count > 1 else { return OrOperand(predicate: operands[0], isChain: false) }
+        let range = operands[0].range.union(previousRange)
+        return OrOperand(predicate: try checked(Predicate(.and(operands), range: range)), isChain: true)
+    }
+
+    /// Implements grammar rule `NotPred`.
+    private mutating func parseNotPredicate() throws(Diagnostic) -> Predicate {
+        guard let not = consume(.keyword(.not)) ?? consume(.logicalNot) else { return try parsePrimaryPredicate() }
+        try enter()
+        defer { leave() }
+        let operand = try parseNotPredicate()
+        return try checked(Predicate(.not(operand), range: not.range.union(operand.range)))
+    }
+
+    /// Implements grammar rule `PrimaryPred`.
+    ///
+    /// A `(` here may open a parenthesised predicate, `(a > 1) OR b`, or the first operand of a
+    /// comparison, `(a + b) * 2 > 3`. Rather than backtrack, the parser reads what is inside the
+    /// parentheses as "a predicate or an expression" and continues according to what it found.
+    private mutating func parsePrimaryPredicate() throws(Diagnostic) -> Predicate {
+        let token = current
+        switch token.kind {
+        case .keyword(.truePredicate):
+            _ = advance()
+            return Predicate(.constant(true), range: token.range)
+        case .keyword(.falsePredicate):
+            _ = advance()
+            return Predicate(.constant(false), range: token.range)
+        case .leftParen:
+            switch try parseParenthesizedPredicateOrExpression() {
+            case .predicate(let predicate):
+                return predicate
+            case .expression(let expression):
+                return try parseComparisonRest(lhs: try continueExpression(from: expression), start: token.range)
+            }
+        default:
+            return try parseComparison()
+        }
+    }
+
+    enum PredicateOrExpression {
+        case predicate(Predicate)
+        case expression(Expression)
+    }
+
+    /// `"(" Predicate ")"` or `"(" Expr ")"`, whichever the contents turn out to be.
+    private mutating func parseParenthesizedPredicateOrExpression() throws(Diagnostic) -> PredicateOrExpression {
+        let open = try expect(.leftParen, "'('")
+        try enter()
+        defer { leave() }
+        let inner = try parsePredicateOrExpression()
+        guard let close = consume(.rightParen) else {
+            throw unexpected("')' to close the '(' at \(source.location(of: open.range.lowerBound))")
+        }
+        let range = open.range.union(close.range)
+        switch inner {
+        case .predicate(let predicate):
+            return .predicate(Predicate(predicate.kind, range: range))
+        case .expression(let expression):
+            return .expression(Expression(expression.kind, range: range))
+        }
+    }
+
+    /// Inside parentheses at a predicate position: a whole `OrPred`, or a lone expression.
+    private mutating func parsePredicateOrExpression() throws(Diagnostic) -> PredicateOrExpression {
+        let start = current
+        switch start.kind {
+        case .keyword(.not), .logicalNot, .keyword(.truePredicate), .keyword(.falsePredicate),
+            .keyword(.any), .keyword(.some), .keyword(.all), .keyword(.none):
+            return .predicate(try parsePredicate())
+        case .leftParen:
+            switch try parseParenthesizedPredicateOrExpression() {
+            case .predicate(let predicate):
+                return .predicate(try parsePredicate(first: predicate))
+            case .expression(let expression):
+                return try predicateIfComparisonFollows(try continueExpression(from: expression), start: start.range)
+            }
+        default:
+            return try predicateIfComparisonFollows(try parseExpression(), start: start.range)
+        }
+    }
+
+    private mutating func predicateIfComparisonFollows(
+        _ lhs: Expression, start: SourceRange
+    ) throws(Diagnostic) -> PredicateOrExpression {
+        guard comparisonOperator(current.kind) != nil else { return .expression(lhs) }
+        let comparison = try parseComparisonRest(lhs: lhs, start: start)
+        return .predicate(try parsePredicate(first: comparison))
+    }
+
+    /// Implements grammar rules `Comparison`, `Quantifier`.
+    private mutating func parseComparison() throws(Diagnostic) -> Predicate {
+        let start = current
+        var quantifier = Quantifier.direct
+        var negated = false
+        switch start.kind {
+        case .keyword(.any), .keyword(.some): quantifier = .any
+        case .keyword(.all): quantifier = .all
+        case .keyword(.none):
+            quantifier = .any
+            negated = true
+        default: break
+        }
+        if quantifier != .direct { _ = advance() }
+        let lhs = try parseExpression()
+        let comparison = try parseComparisonRest(lhs: lhs, start: start.range, quantifier: quantifier)
+        return negated ? Predicate(.not(comparison), range: comparison.range) : comparison
+    }
+
+    /// The operator, options and right operand of a comparison whose left operand is parsed.
+    private mutating func parseComparisonRest(
+        lhs: Expression, start: SourceRange, quantifier: Quantifier = .direct
+    ) throws(Diagnostic) -> Predicate {
+        let operatorToken = current
+        guard let op = comparisonOperator(operatorToken.kind) else {
+            switch operatorToken.kind {
+            case .invalid, .tilde:
+                throw unexpected("a comparison operator")
+            case .end, .rightParen, .comma, .keyword(.and), .keyword(.or), .logicalAnd, .logicalOr:
+                throw error(.bareExpression, at: lhs.range.lowerBound == lhs.range.upperBound ? operatorToken.range : lhs.range)
+            default:
+                throw unexpected("a comparison operator such as '==' or 'CONTAINS'")
+            }
+        }
+        _ = advance()
+        let options = try parseOptions(for: op)
+        let rhs = try parseExpression()
+        if comparisonOperator(current.kind) != nil {
+            throw error(.chainedComparison(text(of: current)), at: current.range)
+        }
+        let comparison = Comparison(lhs, op, rhs, quantifier: quantifier, options: options)
+        return try checked(Predicate(.comparison(comparison), range: start.union(rhs.range)))
+    }
+
+    /// Implements grammar rule `CompOp`: the operator a token spells, if it spells one.
+    func comparisonOperator(_ kind: Token.Kind) -> ComparisonOperator? {
+        switch kind {
+        case .equal: return .equal
+        case .notEqual: return .notEqual
+        case .less: return .less
+        case .lessEqual: return .lessOrEqual
+        case .greater: return .greater
+        case .greaterEqual: return .greaterOrEqual
+        case .keyword(.between): return .between
+        case .keyword(.in): return .in
+        case .keyword(.contains): return .contains
+        case .keyword(.beginsWith): return .beginsWith
+        case .keyword(.endsWith): return .endsWith
+        case .keyword(.like): return .like
+        case .keyword(.matches): return .matches
+        case .keyword(.tokenMatches): return .tokenMatches
+        case .utiConformsTo: return .utiConformsTo
+        case .utiEquals: return .utiEquals
+        default: return nil
+        }
+    }
+
+    /// Implements grammar rules `Options`, `OPTION_WORD`.
+    ///
+    /// Unknown letters are ignored with a warning, as Apple ignores them; so are options on
+    /// operators that do not use them. `w` is kept only where Apple's printer keeps it.
+    private mutating func parseOptions(for op: ComparisonOperator) throws(Diagnostic) -> ComparisonOptions {
+        guard let open = consume(.leftBracket) else { return [] }
+        let word = current
+        switch word.kind {
+        case .identifier(_, escaped: false), .keyword:
+            _ = advance()
+        default:
+            throw unexpected("option letters such as 'cd' after '['")
+        }
+        let close = try expect(.rightBracket, "']' after the comparison options")
+        var options: ComparisonOptions = []
+        let letters = text(of: word)
+        for (offset, letter) in letters.enumerated() {
+            guard let (_, option) = ComparisonOptions.letters.first(where: { $0.0 == Character(letter.lowercased()) })
+            else {
+                let position = word.range.lowerBound + offset
+                warn(.unknownOptionLetter(letter), at: SourceRange(position, position + 1))
+                continue
+            }
+            options.insert(option)
+        }
+        if !op.usesOptions, !options.isEmpty {
+            warn(.optionsIgnored(operator: op.rawValue), at: open.range.union(close.range))
+            return []
+        }
+        if !op.keepsWidthOption { options.remove(.widthInsensitive) }
+        return options
+    }
+
+    /// Warns (or, in strict mode, fails) on `a OR b AND c`, naming both readings.
+    private mutating func reportAndOrMix(_ operands: [OrOperand], range: SourceRange) throws(Diagnostic) {
+        var groups: [[Predicate]] = [[]]
+        for operand in operands {
+            let parts: [Predicate]
+            if operand.isChain, case .and(let chain) = operand.predicate.kind {
+                parts = chain
+            } else {
+                parts = [operand.predicate]
+            }
+            for (index, part) in parts.enumerated() {
+                if index > 0 { groups.append([]) }
+                groups[groups.count - 1].append(part)
+            }
+        }
+        let parsed = Predicate(.or(operands.map(\.predicate)))
+        let other = Predicate(.and(groups.map { $0.count == 1 ? $0[0] : Predicate(.or($0)) }))
+        func shortened(_ text: String) -> String {
+            text.count <= 80 ? "'\(text)'" : "'\(text.prefix(77))...'"
+        }
+        let kind = DiagnosticKind.andOrMixed(parsedAs: shortened(parsed.format), otherReading: shortened(other.format))
+        if options.strict { throw error(kind, at: range) }
+        warn(kind, at: range)
+    }
+}

@@ -1,0 +1,121 @@
+import PredicateValue
+
+/// An expression: something that evaluates to a ``Value`` (SPEC §3.9).
+///
+/// Equality and hashing compare the tree's structure only; ``range`` (where the expression came
+/// from) and ``depth`` are ignored, so a printed-and-reparsed tree equals the original.
+public struct Expression: Hashable, Sendable {
+    /// What the expression is.
+    public let kind: ExpressionKind
+    /// The source text the expression was parsed from (an empty range at 0 for built trees).
+    public let range: SourceRange
+    /// The height of the tree below and including this node (a leaf has depth 1).
+    public let depth: Int
+
+    /// Creates an expression node; `range` defaults to an empty range for trees built in code.
+    public init(_ kind: ExpressionKind, range: SourceRange = SourceRange(0, 0)) {
+        self.kind = kind
+        self.range = range
+        self.depth = 1 + kind.childDepth
+    }
+
+    /// Structural equality, ignoring source ranges.
+    public static func == (lhs: Expression, rhs: Expression) -> Bool { lhs.kind == rhs.kind }
+
+    /// Hashes the structure, ignoring source ranges.
+    public func hash(into hasher: inout Hasher) { hasher.combine(kind) }
+}
+
+/// The kinds of expression. Arithmetic operators are ``function(_:_:)`` nodes named by their
+/// Apple selector (`add:to:`, `from:subtract:`, …), as in Apple's own tree.
+public indirect enum ExpressionKind: Hashable, Sendable {
+    /// A literal or a substituted argument.
+    case constant(Value)
+    /// `SELF`: the object the rule is evaluated against.
+    case evaluatedObject
+    /// `$name`: a variable from the bindings.
+    case variable(String)
+    /// `base.a.b`: key-value coding from `base` (``evaluatedObject`` for a bare `a.b`).
+    case keyPath(base: Expression, components: [KeyComponent])
+    /// A built-in function, by selector (`sum:`, `now`, `modulus:by:`, `add:to:` for `+`).
+    case function(String, [Expression])
+    /// `FUNCTION(receiver, 'selector', args…)`: a method call on the receiver.
+    case invoke(receiver: Expression, selector: String, arguments: [Expression])
+    /// `{a, b, c}`: an array literal.
+    case aggregate([Expression])
+    /// `collection[index]`, `[FIRST]`, `[LAST]`, `[SIZE]`.
+    case index(Expression, IndexSpec)
+    /// `SUBQUERY(collection, $variable, predicate)`.
+    case subquery(collection: Expression, variable: String, predicate: Predicate)
+    /// `TERNARY(condition, whenTrue, whenFalse)`.
+    case ternary(Predicate, Expression, Expression)
+    /// `CAST(value, type)`.
+    case cast(Expression, Expression)
+    /// `$name := value`.
+    case assignment(variable: String, Expression)
+    /// `a UNION b`, `a INTERSECTION b`, `a MINUS b`.
+    case setOperation(SetOperator, Expression, Expression)
+    /// `ANYKEY` (Spotlight only; evaluation reports it unsupported).
+    case anyKey
+
+    /// The greatest depth among the node's children (0 for a leaf).
+    var childDepth: Int {
+        switch self {
+        case .constant, .evaluatedObject, .variable, .anyKey:
+            return 0
+        case .keyPath(let base, _):
+            return base.depth
+        case .function(_, let arguments), .aggregate(let arguments):
+            return arguments.map(\.depth).max() ?? 0
+        case .invoke(let receiver, _, let arguments):
+            return max(receiver.depth, arguments.map(\.depth).max() ?? 0)
+        case .index(let base, let spec):
+            return max(base.depth, spec.depth)
+        case .subquery(let collection, _, let predicate):
+            return max(collection.depth, predicate.depth)
+        case .ternary(let condition, let whenTrue, let whenFalse):
+            return max(condition.depth, whenTrue.depth, whenFalse.depth)
+        case .cast(let value, let type):
+            return max(value.depth, type.depth)
+        case .assignment(_, let value):
+            return value.depth
+        case .setOperation(_, let lhs, let rhs):
+            return max(lhs.depth, rhs.depth)
+        }
+    }
+}
+
+/// One component of a key path after the base.
+public enum KeyComponent: Hashable, Sendable {
+    /// A key: from an identifier, `#word`, `@word`, a quoted string or a `%K` argument.
+    case key(String)
+    /// `$name` as a component: the variable's string value is the key (SPEC §3.9a).
+    case variable(String)
+}
+
+/// What goes between `[` and `]` after a collection.
+public indirect enum IndexSpec: Hashable, Sendable {
+    /// `[FIRST]`: the first element.
+    case first
+    /// `[LAST]`: the last element.
+    case last
+    /// `[SIZE]`: the element count.
+    case size
+    /// `[expression]`: a position, or a dictionary key.
+    case expression(Expression)
+
+    var depth: Int {
+        if case .expression(let expression) = self { return expression.depth }
+        return 0
+    }
+}
+
+/// The set operators of expression level 7 (SPEC §3.4).
+public enum SetOperator: String, Hashable, Sendable, CaseIterable {
+    /// `UNION`.
+    case union = "UNION"
+    /// `INTERSECTION`.
+    case intersection = "INTERSECTION"
+    /// `MINUS`.
+    case minus = "MINUS"
+}
