@@ -342,11 +342,17 @@ struct Lexer {
 
     /// `123abc` is one malformed number, not a number followed by a key.
     private func gluedIdentifierEnd() -> Int? {
-        identifierCharacterLength(at: index, first: false) > 0 ? identifierEnd(from: index) : nil
+        var end = index
+        var length = identifierCharacterLength(at: end, first: false)
+        while length > 0 {
+            end += length
+            length = identifierCharacterLength(at: end, first: false)
+        }
+        return end > index ? end : nil
     }
 
     private mutating func invalidNumber(_ start: Int, _ end: Int) -> Token {
-        index = max(end, identifierEnd(from: end))
+        index = end
         return Token(kind: .invalid(.invalidNumber(text(start, index))), range: SourceRange(start, index))
     }
 
@@ -470,8 +476,9 @@ struct Lexer {
             modifiers += 1
         }
         guard let conversion = byte(at: index), Lexer.conversions.contains(conversion),
-            modifiers == 0 || (conversion != UInt8(ascii: "@") && conversion != UInt8(ascii: "K")
-                && conversion != UInt8(ascii: "%"))
+            modifiers == 0
+                || (conversion != UInt8(ascii: "@") && conversion != UInt8(ascii: "K")
+                    && conversion != UInt8(ascii: "%"))
         else {
             if let (_, length) = scalar(at: index) { index += length }
             let written = text(start, index)

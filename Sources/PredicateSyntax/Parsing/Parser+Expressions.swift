@@ -49,7 +49,8 @@ extension Parser {
     }
 
     /// Precedence climbing over ``binaryOperator(_:)``; every level is left-associative.
-    private mutating func parseBinary(minimumLevel: Int, lhs start: Expression? = nil) throws(Diagnostic) -> Expression {
+    private mutating func parseBinary(minimumLevel: Int, lhs start: Expression? = nil) throws(Diagnostic) -> Expression
+    {
         var lhs: Expression
         if let start { lhs = start } else { lhs = try parseUnary() }
         while let (level, op) = binaryOperator(current.kind), level >= minimumLevel {
@@ -110,7 +111,8 @@ extension Parser {
         var base = try parsePostfix(from: primary)
         while consume(.power) != nil {
             let exponent = try parsePowerOperand()
-            base = try checked(Expression(.function("raise:toPower:", [base, exponent]), range: base.range.union(exponent.range)))
+            base = try checked(
+                Expression(.function("raise:toPower:", [base, exponent]), range: base.range.union(exponent.range)))
         }
         return base
     }
@@ -146,7 +148,8 @@ extension Parser {
                 if extendsPath, case .keyPath(let base, let existing) = expression.kind {
                     expression = Expression(.keyPath(base: base, components: existing + components), range: range)
                 } else {
-                    expression = try checked(Expression(.keyPath(base: expression, components: components), range: range))
+                    expression = try checked(
+                        Expression(.keyPath(base: expression, components: components), range: range))
                 }
                 extendsPath = true
             } else if current.kind == .leftBracket {
@@ -157,7 +160,8 @@ extension Parser {
                 guard let close = consume(.rightBracket) else {
                     throw unexpected("']' to close the '[' at \(source.location(of: open.range.lowerBound))")
                 }
-                expression = try checked(Expression(.index(expression, spec), range: expression.range.union(close.range)))
+                expression = try checked(
+                    Expression(.index(expression, spec), range: expression.range.union(close.range)))
                 extendsPath = false
             } else {
                 return expression
@@ -304,7 +308,9 @@ extension Parser {
     }
 
     /// A format specifier replaced by its argument (SPEC §2.8).
-    private mutating func substitution(_ specifier: FormatSpecifier, at range: SourceRange) throws(Diagnostic) -> Expression {
+    private mutating func substitution(
+        _ specifier: FormatSpecifier, at range: SourceRange
+    ) throws(Diagnostic) -> Expression {
         switch specifier.conversion {
         case "%":
             return Expression(.constant(.string("%")), range: range)
@@ -334,7 +340,8 @@ extension Parser {
     }
 
     /// The parenthesised, comma-separated arguments of a call; `name` is for messages.
-    private mutating func parseArguments(of name: String) throws(Diagnostic) -> (arguments: [Expression], close: Token) {
+    private mutating func parseArguments(of name: String) throws(Diagnostic) -> (arguments: [Expression], close: Token)
+    {
         let open = try expect(.leftParen, "'(' after '\(name)'")
         try enter()
         defer { leave() }
@@ -367,6 +374,13 @@ extension Parser {
             break
         }
         guard let function = BuiltinFunction.named(selector) else {
+            // `now(1)` and `sum()` name a real function with the wrong number of arguments.
+            let otherSelector = selector.hasSuffix(":") ? String(selector.dropLast()) : selector + ":"
+            if !selectorStyle, let function = BuiltinFunction.named(otherSelector) {
+                throw error(
+                    .wrongArgumentCount(function: function.selector, expected: function.arity, found: arguments.count),
+                    at: range)
+            }
             let suggestion = BuiltinFunction.suggestion(for: name)
             throw error(.unknownFunction(name, suggestion: suggestion), at: nameToken.range)
         }
@@ -418,7 +432,8 @@ extension Parser {
         guard let close = consume(.rightParen) else {
             throw unexpected("')' to close the TERNARY '(' at \(source.location(of: open.range.lowerBound))")
         }
-        return try checked(Expression(.ternary(condition, whenTrue, whenFalse), range: keyword.range.union(close.range)))
+        return try checked(
+            Expression(.ternary(condition, whenTrue, whenFalse), range: keyword.range.union(close.range)))
     }
 
     /// Implements grammar rule `Function`: `FUNCTION(receiver, 'selector', args…)`.

@@ -153,7 +153,8 @@ extension Parser {
             case .invalid, .tilde:
                 throw unexpected("a comparison operator")
             case .end, .rightParen, .comma, .keyword(.and), .keyword(.or), .logicalAnd, .logicalOr:
-                throw error(.bareExpression, at: lhs.range.lowerBound == lhs.range.upperBound ? operatorToken.range : lhs.range)
+                throw error(
+                    .bareExpression, at: lhs.range.lowerBound == lhs.range.upperBound ? operatorToken.range : lhs.range)
             default:
                 throw unexpected("a comparison operator such as '==' or 'CONTAINS'")
             }

@@ -52,7 +52,9 @@ public struct BuiltinFunction: Hashable, Sendable {
     static func suggestion(for name: String) -> String? {
         let lowered = name.lowercased()
         let stem = lowered.split(separator: ":").first.map(String.init) ?? lowered
-        if let match = all.first(where: { $0.selector.lowercased().hasPrefix(stem + ":") || $0.selector.lowercased() == stem }) {
+        if let match = all.first(where: {
+            $0.selector.lowercased().hasPrefix(stem + ":") || $0.selector.lowercased() == stem
+        }) {
             return match.selector
         }
         let scored = all.map { ($0.selector, editDistance(lowered, $0.selector.lowercased())) }
