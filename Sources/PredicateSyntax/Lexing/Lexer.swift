@@ -237,7 +237,7 @@ struct Lexer {
             }
             return Token(kind: .selector(text(start, index)), range: SourceRange(start, index))
         }
-        if let keyword = Keyword(spelling: word) {
+        if let keyword = Keyword(bytes: bytes[start..<end]) {
             return Token(kind: .keyword(keyword), range: SourceRange(start, end))
         }
         return Token(kind: .identifier(word, escaped: false), range: SourceRange(start, end))

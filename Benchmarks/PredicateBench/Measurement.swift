@@ -1,0 +1,100 @@
+import Foundation
+
+/// The median and spread of several timed runs of one piece of work.
+struct Timing: Encodable {
+    /// Nanoseconds per unit of work (one rule parsed, one item evaluated, …), per run.
+    let samples: [Double]
+
+    var median: Double {
+        let sorted = samples.sorted()
+        guard !sorted.isEmpty else { return .nan }
+        let middle = sorted.count / 2
+        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    }
+
+    /// (max - min) / median, as a percentage: how much the runs disagreed.
+    var spreadPercent: Double {
+        guard let low = samples.min(), let high = samples.max(), median > 0 else { return .nan }
+        return (high - low) / median * 100
+    }
+
+    /// Times `body`, which does `units` units of work per call: one warm-up, then `runs` runs,
+    /// each repeating `body` until it has taken at least `minimumSeconds`.
+    static func measure(runs: Int, minimumSeconds: Double, units: Int, _ body: () -> Void) -> Timing {
+        body()
+        let clock = ContinuousClock()
+        var samples: [Double] = []
+        for _ in 0..<runs {
+            var repetitions = 0
+            let start = clock.now
+            var elapsed = Duration.zero
+            repeat {
+                body()
+                repetitions += 1
+                elapsed = clock.now - start
+            } while elapsed < .seconds(minimumSeconds)
+            let nanoseconds = Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
+            samples.append(nanoseconds / Double(repetitions * max(1, units)))
+        }
+        return Timing(samples: samples)
+    }
+}
+
+/// Keeps a computed value alive so the optimiser cannot drop the work that produced it.
+@inline(never)
+func blackHole<T>(_ value: T) {
+    withExtendedLifetime(value) {}
+}
+
+/// The machine a run happened on, so figures are never quoted without it.
+struct MachineDescription: Encodable {
+    let cpu: String
+    let cores: Int
+    let memoryGiB: Double
+    let os: String
+    let swift: String
+
+    static func current() -> MachineDescription {
+        let info = ProcessInfo.processInfo
+        var cpu = "unknown CPU"
+        if let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("model name") }),
+            let name = line.split(separator: ":", maxSplits: 1).last
+        {
+            cpu = name.trimmingCharacters(in: .whitespaces)
+        }
+        #if swift(>=6.3)
+            let swift = "Swift 6.3+"
+        #else
+            let swift = "Swift 6"
+        #endif
+        return MachineDescription(
+            cpu: cpu, cores: info.activeProcessorCount,
+            memoryGiB: (Double(info.physicalMemory) / Double(1 << 30) * 10).rounded() / 10,
+            os: info.operatingSystemVersionString, swift: swift)
+    }
+
+    var summary: String { "\(cpu), \(cores) cores, \(memoryGiB) GiB, \(os), \(swift)" }
+}
+
+/// Peak resident memory of this process so far, in MiB.
+func peakMemoryMiB() -> Double {
+    var usage = rusage()
+    #if os(Linux)
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_maxrss) / 1024
+    #else
+        getrusage(RUSAGE_SELF, &usage)
+        return Double(usage.ru_maxrss) / 1024 / 1024
+    #endif
+}
+
+/// Formats a number with a fixed number of decimals, right-aligned in `width` columns.
+func column(_ value: Double, decimals: Int = 1, width: Int = 10) -> String {
+    let text = value.isFinite ? String(format: "%.\(decimals)f", value) : "—"
+    return String(repeating: " ", count: max(0, width - text.count)) + text
+}
+
+func column(_ text: String, width: Int) -> String {
+    text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+}
