@@ -8,12 +8,14 @@ let package = Package(
     products: [
         .library(name: "PredicateValue", targets: ["PredicateValue"]),
         .library(name: "PredicateSyntax", targets: ["PredicateSyntax"]),
+        .library(name: "PredicateSemantics", targets: ["PredicateSemantics"]),
         .executable(name: "predicate", targets: ["predicate"]),
         .executable(name: "predicate-bench", targets: ["predicate-bench"]),
     ],
     targets: [
         .target(name: "PredicateValue"),
         .target(name: "PredicateSyntax", dependencies: ["PredicateValue"]),
+        .target(name: "PredicateSemantics", dependencies: ["PredicateValue", "PredicateSyntax"]),
         .target(name: "PredicateCommandLine", dependencies: ["PredicateValue", "PredicateSyntax"]),
         .executableTarget(name: "predicate", dependencies: ["PredicateCommandLine"]),
         .executableTarget(
@@ -23,6 +25,8 @@ let package = Package(
         ),
         .testTarget(name: "PredicateValueTests", dependencies: ["PredicateValue"]),
         .testTarget(name: "PredicateSyntaxTests", dependencies: ["PredicateSyntax", "PredicateValue"]),
+        .testTarget(
+            name: "PredicateSemanticsTests", dependencies: ["PredicateSemantics", "PredicateSyntax", "PredicateValue"]),
         .testTarget(
             name: "PredicateCommandLineTests",
             dependencies: ["PredicateCommandLine", "PredicateSyntax", "PredicateValue"]

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A runtime value of the predicate language (SPEC §1).
 ///
 /// The language is dynamically typed; every constant in a syntax tree, every argument substituted
@@ -19,6 +21,8 @@ public enum Value: Sendable {
     case uint(UInt64)
     /// A 64-bit IEEE floating-point number.
     case double(Double)
+    /// A decimal number: the result of `@sum` and `@avg` (Apple's `NSDecimalNumber`).
+    case decimal(Decimal)
     /// A string; lengths and ranges the language exposes are in UTF-16 code units.
     case string(String)
     /// A point in time, as seconds since 2001-01-01T00:00:00Z (the reference date).
@@ -27,8 +31,14 @@ public enum Value: Sendable {
     case data([UInt8])
     /// An ordered collection; elements are never ``nil`` (a missing element is ``null``).
     case array([Value])
+    /// An unordered collection of distinct elements, kept in first-insertion order so that
+    /// enumeration is deterministic.
+    case set([Value])
     /// A dictionary with string keys, such as `userInfo` or an activation context.
     case dictionary([String: Value])
+    /// A host object reached through key-value coding: a File Provider item, a type identifier
+    /// object, or any type of the host's that conforms to ``KeyValueCoding``.
+    case object(any KeyValueCoding)
 }
 
 extension Value: Equatable {
@@ -40,11 +50,14 @@ extension Value: Equatable {
         case (.int(let a), .int(let b)): return a == b
         case (.uint(let a), .uint(let b)): return a == b
         case (.double(let a), .double(let b)): return a == b || (a.isNaN && b.isNaN)
+        case (.decimal(let a), .decimal(let b)): return a == b || (a.isNaN && b.isNaN)
         case (.string(let a), .string(let b)): return a.utf16.elementsEqual(b.utf16)
         case (.date(let a), .date(let b)): return a == b || (a.isNaN && b.isNaN)
         case (.data(let a), .data(let b)): return a == b
         case (.array(let a), .array(let b)): return a == b
+        case (.set(let a), .set(let b)): return a.count == b.count && a.allSatisfy(b.contains)
         case (.dictionary(let a), .dictionary(let b)): return a == b
+        case (.object(let a), .object(let b)): return a.isEqual(to: b)
         default: return false
         }
     }
@@ -60,11 +73,14 @@ extension Value: Hashable {
         case .int(let value): hasher.combine(value)
         case .uint(let value): hasher.combine(value)
         case .double(let value): hasher.combine(value.isNaN ? Double.nan.bitPattern : value.bitPattern)
+        case .decimal(let value): hasher.combine(value)
         case .string(let value): hasher.combine(value.utf16.count)
         case .date(let value): hasher.combine(value.isNaN ? Double.nan.bitPattern : value.bitPattern)
         case .data(let value): hasher.combine(value)
         case .array(let value): hasher.combine(value)
+        case .set(let value): hasher.combine(value.count)
         case .dictionary(let value): hasher.combine(value)
+        case .object(let value): hasher.combine(value.schema.typeName)
         }
     }
 }
@@ -79,11 +95,14 @@ extension Value {
         case .int: return "integer"
         case .uint: return "unsigned integer"
         case .double: return "number"
+        case .decimal: return "decimal number"
         case .string: return "string"
         case .date: return "date"
         case .data: return "data"
         case .array: return "array"
+        case .set: return "set"
         case .dictionary: return "dictionary"
+        case .object(let object): return object.schema.typeName
         }
     }
 

@@ -7,7 +7,8 @@ extension Predicate {
     /// come back as the numbers `1` and `0`, and `AND`/`OR` nodes with fewer than two operands
     /// come back as their operand or as a constant predicate. Constants that the language cannot
     /// write (dates, data, arrays and dictionaries passed as arguments) print in a readable form
-    /// that parses to an equivalent expression where one exists (`CAST(…, "NSDate")`, `{…}`).
+    /// that parses to an equivalent expression where one exists (`CAST(…, "NSDate")`, `{…}`);
+    /// host objects print as `<TypeName>`.
     public var format: String {
         var printer = CanonicalPrinter()
         printer.print(self)
@@ -288,7 +289,11 @@ struct CanonicalPrinter {
             output += "CAST(\(CanonicalPrinter.doubleText(seconds)), \"NSDate\")"
         case .data(let bytes):
             output += "<" + bytes.map { String($0, radix: 16).leftPadded(to: 2) }.joined() + ">"
-        case .array(let elements):
+        case .decimal(let number):
+            output += number.description
+        case .object(let object):
+            output += "<\(object.schema.typeName)>"
+        case .array(let elements), .set(let elements):
             output += "{"
             for (index, element) in elements.enumerated() {
                 if index > 0 { output += ", " }

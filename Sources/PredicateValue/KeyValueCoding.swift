@@ -1,0 +1,140 @@
+/// A host object that predicates read through key-value coding (SPEC §4.2.1).
+///
+/// An object describes its keys once, in a ``Schema``; rules prepared against that schema read
+/// fields by slot number rather than by name. Unlike a dictionary, an object answers an unknown
+/// key with an error, which is how `$item.uploadded` is caught instead of being silently `nil`.
+public protocol KeyValueCoding: Sendable {
+    /// The keys this object answers, with their types.
+    var schema: Schema { get }
+
+    /// The value of the field at `slot`, an index into ``Schema/fields``.
+    func value(atSlot slot: Int) -> Value
+
+    /// Whether this object equals `other` (Apple's `isEqual:`). The default compares schemas and
+    /// every field.
+    func isEqual(to other: any KeyValueCoding) -> Bool
+}
+
+extension KeyValueCoding {
+    /// The value for `key` (a field name or alias), or `nil` when the object has no such key.
+    public func value(forKey key: String) -> Value? {
+        guard let slot = schema.slot(forKey: key) else { return nil }
+        return value(atSlot: slot)
+    }
+
+    /// Same schema, and every field equal.
+    public func isEqual(to other: any KeyValueCoding) -> Bool {
+        guard schema === other.schema else { return false }
+        return schema.fields.indices.allSatisfy { value(atSlot: $0) == other.value(atSlot: $0) }
+    }
+}
+
+/// The keys of a kind of object and the type of each, fixed when the schema is made.
+///
+/// Schemas are compared by identity: two objects share a schema when they are of one kind.
+public final class Schema: Sendable {
+    /// One key of the object.
+    public struct Field: Hashable, Sendable {
+        /// The property name, for example `isUploaded`.
+        public let name: String
+        /// Other keys for the same field, for example `uploaded` (KVC's `is…` getter rule).
+        public let aliases: [String]
+        /// What the field holds, for checking rules before they run.
+        public let type: ValueType
+
+        /// Creates a field.
+        public init(_ name: String, _ type: ValueType, aliases: [String] = []) {
+            self.name = name
+            self.aliases = aliases
+            self.type = type
+        }
+    }
+
+    /// The name of the kind of object, as messages show it (`FileProviderItem`).
+    public let typeName: String
+    /// The fields, in slot order.
+    public let fields: [Field]
+    private let slots: [String: Int]
+
+    /// Creates a schema. Boolean fields named `isX` also answer to `x`, and fields named `x` to
+    /// `isX`, as key-value coding's accessor search does; explicit aliases are kept too.
+    public init(typeName: String, fields: [Field]) {
+        self.typeName = typeName
+        self.fields = fields
+        var slots: [String: Int] = [:]
+        for (slot, field) in fields.enumerated() {
+            slots[field.name] = slot
+            for alias in field.aliases where slots[alias] == nil { slots[alias] = slot }
+        }
+        for (slot, field) in fields.enumerated() where field.type.isBoolean {
+            for alias in Schema.accessorAliases(of: field.name) where slots[alias] == nil { slots[alias] = slot }
+        }
+        self.slots = slots
+    }
+
+    /// The slot answering `key`, or `nil` when no field does.
+    public func slot(forKey key: String) -> Int? { slots[key] }
+
+    /// Every key the schema answers, for did-you-mean suggestions.
+    public var keys: [String] { slots.keys.sorted() }
+
+    /// `isUploaded` ⇄ `uploaded`.
+    private static func accessorAliases(of name: String) -> [String] {
+        if name.hasPrefix("is"), let first = name.dropFirst(2).first, first.isUppercase {
+            return [first.lowercased() + name.dropFirst(3)]
+        }
+        guard let first = name.first else { return [] }
+        return ["is" + first.uppercased() + name.dropFirst()]
+    }
+}
+
+/// The static type of a value, as a schema declares it (for checking rules before they run).
+public indirect enum ValueType: Hashable, Sendable {
+    /// Anything; no checks.
+    case any
+    /// A Boolean.
+    case bool
+    /// An integer (signed or unsigned).
+    case integer
+    /// Any number.
+    case number
+    /// A string.
+    case string
+    /// A date.
+    case date
+    /// Bytes.
+    case data
+    /// An array whose elements have the given type.
+    case array(ValueType)
+    /// A dictionary whose values have the given type.
+    case dictionary(ValueType)
+    /// An object described by a schema.
+    case object(SchemaReference)
+    /// The given type, or nil.
+    case optional(ValueType)
+
+    /// Whether values of this type are Booleans (optional or not).
+    public var isBoolean: Bool {
+        switch self {
+        case .bool: return true
+        case .optional(let wrapped): return wrapped.isBoolean
+        default: return false
+        }
+    }
+}
+
+/// A schema held by a ``ValueType``, compared by identity.
+public struct SchemaReference: Hashable, Sendable {
+    /// The schema.
+    public let schema: Schema
+
+    /// Wraps a schema.
+    public init(_ schema: Schema) { self.schema = schema }
+
+    /// Identity comparison.
+    public static func == (lhs: SchemaReference, rhs: SchemaReference) -> Bool { lhs.schema === rhs.schema }
+
+    /// Hashes the identity.
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(lhs)) }
+    private var lhs: Schema { schema }
+}
