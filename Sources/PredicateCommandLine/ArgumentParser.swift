@@ -1,0 +1,82 @@
+/// A mistake in how the tool was invoked; reported with the subcommand's usage line, exit 2.
+struct UsageError: Error {
+    let message: String
+    /// The subcommand whose usage to show, or `nil` for the tool's.
+    let subcommand: Subcommand?
+}
+
+/// The subcommands, with the options each accepts.
+enum Subcommand: String, CaseIterable {
+    case format
+    case eval
+    case help
+
+    /// Options that take no value.
+    var flags: Set<String> {
+        switch self {
+        case .format: return ["--expression", "--strict", "--help", "-h"]
+        case .eval: return ["--jsonl", "--strict", "--help", "-h"]
+        case .help: return ["--help", "-h"]
+        }
+    }
+
+    /// Options that take a value, as `--name VALUE` or `--name=VALUE`.
+    var valuedOptions: Set<String> {
+        switch self {
+        case .format: return ["--args"]
+        case .eval: return ["--args", "--vars", "--object"]
+        case .help: return []
+        }
+    }
+}
+
+/// A subcommand's arguments, sorted into options and operands.
+struct ParsedArguments {
+    var operands: [String] = []
+    /// Option values by name; flags map to the empty string.
+    var options: [String: String] = [:]
+
+    func has(_ option: String) -> Bool { options[option] != nil }
+
+    /// Sorts `arguments` for `subcommand`. Options may come before or after operands; `--` ends
+    /// the options, so a rule that starts with `-` can still be given; a lone `-` is an operand.
+    init(_ arguments: ArraySlice<String>, for subcommand: Subcommand) throws(UsageError) {
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            if argument == "--" {
+                operands += remaining
+                return
+            }
+            guard argument.hasPrefix("-"), argument != "-" else {
+                operands.append(argument)
+                continue
+            }
+            var name = argument
+            var value: String?
+            if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {
+                name = String(argument[..<equals])
+                value = String(argument[argument.index(after: equals)...])
+            }
+            if subcommand.flags.contains(name) {
+                guard value == nil else {
+                    throw UsageError(message: "option '\(name)' takes no value", subcommand: subcommand)
+                }
+                value = ""
+            } else if subcommand.valuedOptions.contains(name) {
+                if value == nil {
+                    guard let next = remaining.popFirst() else {
+                        throw UsageError(message: "option '\(name)' needs a value", subcommand: subcommand)
+                    }
+                    value = next
+                }
+            } else {
+                throw UsageError(
+                    message: "unknown option '\(name)' for '\(subcommand.rawValue)'", subcommand: subcommand)
+            }
+            guard options[name] == nil else {
+                throw UsageError(message: "option '\(name)' given more than once", subcommand: subcommand)
+            }
+            options[name] = value
+        }
+    }
+}

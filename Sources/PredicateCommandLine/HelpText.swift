@@ -1,0 +1,148 @@
+/// The texts of `--help` and of usage errors. Kept together so they stay consistent.
+enum HelpText {
+    static func usage(for subcommand: Subcommand?) -> String {
+        switch subcommand {
+        case .format: return "usage: predicate format <rule> [--args JSON-ARRAY] [--expression] [--strict]"
+        case .eval:
+            return """
+                usage: predicate eval <rule> [--object FILE|-] [--args JSON-ARRAY] [--vars JSON-OBJECT] [--strict]
+                       predicate eval --jsonl [--strict] < cases.jsonl
+                """
+        case .help, nil: return "usage: predicate <subcommand> [options]   (format, eval, help)"
+        }
+    }
+
+    static func help(for subcommand: Subcommand?) -> String {
+        switch subcommand {
+        case .format: return format
+        case .eval: return eval
+        case .help, nil: return main
+        }
+    }
+
+    static let main = """
+        predicate - parse, print and evaluate NSPredicate format strings
+
+        USAGE
+          predicate <subcommand> [options]
+
+        SUBCOMMANDS
+          format <rule>      Parse a rule and print its canonical form.
+          eval <rule>        Evaluate a rule against an object (no evaluator in this build yet).
+          eval --jsonl       Run test cases given as JSON Lines on standard input, one result
+                             line per input line.
+          help [subcommand]  Show this help, or a subcommand's (same as <subcommand> --help).
+
+        A rule is one argument; quote it for the shell:  predicate format 'name == "x"'
+        Use -- before a rule that starts with '-':       predicate format -- '-1 < x'
+
+        EXIT CODES
+          0  success (for eval: the rule is true)
+          1  the rule is false, or findings were reported
+          2  usage error, input error, or a rule that does not parse
+
+        Diagnostics go to standard error, coloured only when it is a terminal and NO_COLOR is
+        not set.
+        """
+
+    static let format = """
+        predicate format - print a rule's canonical form
+
+        USAGE
+          predicate format <rule> [--args JSON-ARRAY] [--expression] [--strict]
+
+        Parses <rule> and prints its canonical format string (Apple's predicateFormat) on
+        standard output. Warnings (legal but doubtful constructs) go to standard error with the
+        source line and a caret; the exit code stays 0.
+
+        OPTIONS
+          --args JSON-ARRAY  Values for the format specifiers %@, %K, %d, ..., consumed left to
+                             right, for example --args '["name", 3]'. Values map as for
+                             'eval --jsonl' (see 'predicate help eval').
+          --expression       Parse <rule> as an expression (NSExpression) instead of a predicate.
+          --strict           Reject unparenthesised mixes of AND and OR instead of warning.
+          -h, --help         Show this help.
+
+        EXIT CODES
+          0  printed (possibly with warnings)
+          2  the rule does not parse (the diagnostic goes to standard error), or bad options or
+             --args
+        """
+
+    static let eval = """
+        predicate eval - evaluate rules
+
+        USAGE
+          predicate eval <rule> [--object FILE|-] [--args JSON-ARRAY] [--vars JSON-OBJECT] [--strict]
+          predicate eval --jsonl [--strict] < cases.jsonl
+
+        SINGLE RULE
+          Parses <rule> and evaluates it against the object read as JSON from FILE (or from
+          standard input for -; no --object means the nil object). Prints true or false.
+          Exit code: 0 true, 1 false, 2 parse, input or evaluation error.
+          This build has no evaluator yet: after checking the rule and the inputs, eval reports
+          that evaluation is not available and exits 2. It never prints a made-up result.
+
+        JSON LINES (--jsonl)
+          Reads standard input as JSON Lines, one test case per line:
+
+            {"id": <any>, "predicate": "<format>", "args": [<values>], "vars": {<name>: <value>},
+             "object": <value>}
+
+            id         Any JSON value; echoed in the result. Optional.
+            predicate  The format string. Required; must be a string.
+            args       Values for the format specifiers, in order. Optional; must be an array.
+            vars       Values for $variables, by name. Optional; must be an object.
+            object     The object the rule is evaluated against. Optional; absent means nil.
+          An explicit null for args, vars or object means the same as leaving it out. Other
+          keys are ignored. With duplicate keys the last one counts.
+
+          Writes exactly one line per input line, in order, with the keys in this order:
+
+            {"id":<same>,"parsed":true|false,"format":"<canonical>"|null,
+             "result":true|false|null,"error":"<message>"|null}
+
+            id         The input's id as JSON, re-serialised compactly (number text kept as
+                       written); null if missing or if the line is not a JSON object.
+            parsed     Whether the predicate parsed.
+            format     The canonical format string of the parsed predicate, or null.
+            result     The evaluation result. Always null in this build: there is no evaluator
+                       yet.
+            error      null, or why the line has no result:
+                         line:column: error: message   the predicate does not parse
+                         invalid JSON: line:column: ... the line is not JSON
+                         expected a JSON object, ...    the line is JSON but not an object
+                         missing key 'predicate', 'args' must be an array, ...
+                         invalid value: $.path: ...     a malformed $date, $data or $double
+                         blank line: ...                the line is empty or only whitespace
+
+          A malformed line gets its error line and processing continues with the next line;
+          blank lines get an error line too, so input and output line counts always match.
+          A line ends at LF (a CR before it is ignored); an unterminated last line counts if it
+          is not empty. Warnings are not reported in this mode. Exit code: 0 when all input was
+          read (whatever the per-line errors), 2 for usage errors or when input cannot be read.
+
+        VALUES (object, args, vars, --object, --args, --vars)
+          JSON maps to the predicate language's values as follows:
+            null                  nil at the top level and as an object member; null (NSNull)
+                                  as an array element (arrays never hold nil)
+            true, false           bool
+            integer               int if it fits Int64, else uint if it fits UInt64, else double
+            1.5, 1e3, -0.0        double (any number with a fraction or an exponent)
+            "text"                string
+            [ ... ]               array
+            {"$date": n}          date, n seconds since 2001-01-01T00:00:00Z
+            {"$data": "base64"}   data, standard padded Base64
+            {"$double": "NaN"}    double NaN; also "Infinity", "-Infinity" or a number
+            { ... }               dictionary (any other object)
+          A one-key object with a $date, $data or $double key and a malformed payload is an error.
+
+        OPTIONS
+          --object FILE|-    The object, as JSON, from FILE or standard input.
+          --args JSON-ARRAY  Values for the format specifiers, in order.
+          --vars JSON-OBJECT Values for $variables.
+          --jsonl            Process JSON Lines from standard input (see above).
+          --strict           Reject unparenthesised mixes of AND and OR instead of warning.
+          -h, --help         Show this help.
+        """
+}
