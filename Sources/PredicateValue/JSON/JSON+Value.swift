@@ -180,7 +180,8 @@ extension JSON {
     /// Reading the result back with ``Value/init(json:)`` gives an equal value, except that a
     /// ``Value/null`` outside an array comes back as ``Value/nil`` and a ``Value/nil`` inside an
     /// array comes back as ``Value/null``, and a dictionary whose only key is `$date`, `$data`
-    /// or `$double` reads back as the tagged kind (or fails to).
+    /// or `$double` reads back as the tagged kind (or fails to). Decimals become numbers, sets
+    /// arrays, and host objects objects of their fields.
     ///
     /// - Parameter value: The value to convert.
     public init(_ value: Value) {
@@ -193,7 +194,13 @@ extension JSON {
         case .string(let value): self = .string(value)
         case .date(let seconds): self = .object([(key: JSONTag.date, value: JSON.double(seconds))])
         case .data(let bytes): self = .object([(key: JSONTag.data, value: .string(JSONBase64.encode(bytes)))])
-        case .array(let elements): self = .array(elements.map { JSON($0) })
+        case .decimal(let value):
+            self = Number(text: value.description).map(JSON.number) ?? JSON.double(Double(value.description) ?? .nan)
+        case .array(let elements), .set(let elements): self = .array(elements.map { JSON($0) })
+        case .object(let object):
+            self = .object(object.schema.fields.indices.map { slot in
+                (key: object.schema.fields[slot].name, value: JSON(object.value(atSlot: slot)))
+            })
         case .dictionary(let dictionary):
             self = .object(dictionary.keys.sorted().map { key in (key: key, value: JSON(dictionary[key] ?? .nil)) })
         }
