@@ -198,9 +198,10 @@ extension JSON {
             self = Number(text: value.description).map(JSON.number) ?? JSON.double(Double(value.description) ?? .nan)
         case .array(let elements), .set(let elements): self = .array(elements.map { JSON($0) })
         case .object(let object):
-            self = .object(object.schema.fields.indices.map { slot in
-                (key: object.schema.fields[slot].name, value: JSON(object.value(atSlot: slot)))
-            })
+            self = .object(
+                object.schema.fields.indices.map { slot in
+                    (key: object.schema.fields[slot].name, value: JSON(object.value(atSlot: slot)))
+                })
         case .dictionary(let dictionary):
             self = .object(dictionary.keys.sorted().map { key in (key: key, value: JSON(dictionary[key] ?? .nil)) })
         }
