@@ -89,6 +89,13 @@ import Testing
         #expect(parsed.warnings.allSatisfy { $0.severity == .warning })
     }
 
+    @Test func optionLetterWarningsPointAtTheLetterAfterNonASCIIText() throws {
+        let parsed = try PredicateParser.parsePredicate("a ==[écx] 'b'")
+        #expect(parsed.warnings.map(\.kind) == [.unknownOptionLetter("é"), .unknownOptionLetter("x")])
+        #expect(parsed.warnings.map(\.location.description) == ["1:6", "1:8"])
+        #expect(parsed.warnings.map(\.offendingText) == ["é", "x"])
+    }
+
     @Test func limitsHaveTheirOwnErrors() {
         let deep = String(repeating: "(", count: 100_000) + "a == 1" + String(repeating: ")", count: 100_000)
         #expect(throws: Diagnostic.self) { try PredicateParser.parsePredicate(deep) }

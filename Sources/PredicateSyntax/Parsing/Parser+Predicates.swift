@@ -208,11 +208,13 @@ extension Parser {
         let close = try expect(.rightBracket, "']' after the comparison options")
         var options: ComparisonOptions = []
         let letters = text(of: word)
-        for (offset, letter) in letters.enumerated() {
+        var position = word.range.lowerBound
+        for letter in letters {
+            let width = letter.utf8.count
+            defer { position += width }
             guard let (_, option) = ComparisonOptions.letters.first(where: { $0.0 == Character(letter.lowercased()) })
             else {
-                let position = word.range.lowerBound + offset
-                warn(.unknownOptionLetter(letter), at: SourceRange(position, position + 1))
+                warn(.unknownOptionLetter(letter), at: SourceRange(position, position + width))
                 continue
             }
             options.insert(option)
