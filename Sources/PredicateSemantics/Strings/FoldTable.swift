@@ -1,0 +1,121 @@
+import Foundation
+
+/// The exact folding of every BMP scalar under one option set, computed once, so that text made
+/// of such scalars folds by table look-up instead of by Foundation's normaliser (≈ 1 µs a string)
+/// and Unicode property searches.
+///
+/// Folding text is the concatenation of folding its scalars when no scalar can interact with its
+/// neighbour: one that is not a mark, has combining class 0 and decomposes to a sequence that
+/// starts the same way. Then canonical decomposition cannot reorder across it and every folding
+/// cluster (a base and its marks) lies inside one scalar's decomposition. Scalars outside that
+/// set (marks, supplementary-plane scalars) send the whole string to the exact path.
+struct FoldTable: Sendable {
+    /// Per BMP scalar: the folded scalar itself when it is one; ``multiple`` with a count and a
+    /// ``pool`` offset when it is several; ``unsupported`` when the table cannot answer.
+    private let entries: [UInt32]
+    /// Results of more than one scalar.
+    private let pool: [UInt32]
+
+    private static let unsupported: UInt32 = 0x8000_0000
+    private static let multiple: UInt32 = 0x4000_0000
+
+    /// Canonical decomposition only: what ordering without `c`/`d` compares.
+    static let canonical = FoldTable(caseInsensitive: false, diacriticInsensitive: false)
+    /// `[c]`.
+    static let caseInsensitive = FoldTable(caseInsensitive: true, diacriticInsensitive: false)
+    /// `[d]`.
+    static let diacriticInsensitive = FoldTable(caseInsensitive: false, diacriticInsensitive: true)
+    /// `[cd]`.
+    static let caseAndDiacriticInsensitive = FoldTable(caseInsensitive: true, diacriticInsensitive: true)
+
+    /// The table for an option set; each is built on first use (a few tens of milliseconds).
+    static func table(caseInsensitive: Bool, diacriticInsensitive: Bool) -> FoldTable {
+        switch (caseInsensitive, diacriticInsensitive) {
+        case (false, false): return canonical
+        case (true, false): return Self.caseInsensitive
+        case (false, true): return Self.diacriticInsensitive
+        case (true, true): return caseAndDiacriticInsensitive
+        }
+    }
+
+    private init(caseInsensitive: Bool, diacriticInsensitive: Bool) {
+        var entries = [UInt32](repeating: Self.unsupported, count: 0x1_0000)
+        var pool: [UInt32] = []
+        let decompositions = Self.bmpDecompositions
+        for value in 0..<0x1_0000 {
+            let start = Int(decompositions.starts[value])
+            let end = Int(decompositions.starts[value + 1])
+            guard end > start, Self.isIndependent(UInt32(value), first: decompositions.scalars[start]) else { continue }
+            let decomposition = Array(decompositions.scalars[start..<end])
+            let folded =
+                caseInsensitive || diacriticInsensitive
+                ? StringFolding.fold(
+                    scalars: decomposition, caseInsensitive: caseInsensitive,
+                    diacriticInsensitive: diacriticInsensitive)
+                : decomposition
+            if folded.count == 1, let only = folded.first, only < Self.multiple {
+                entries[value] = only
+            } else if (2...15).contains(folded.count) && pool.count < 0x100_0000 {
+                entries[value] = Self.multiple | UInt32(folded.count) << 24 | UInt32(pool.count)
+                pool.append(contentsOf: folded)
+            }
+        }
+        self.entries = entries
+        self.pool = pool
+    }
+
+    /// `text` folded by look-up, or `nil` when some scalar needs the exact path.
+    func fold(_ text: String) -> [UInt32]? {
+        var output: [UInt32] = []
+        output.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            let value = scalar.value
+            guard value < 0x1_0000 else { return nil }
+            let entry = entries[Int(value)]
+            if entry < Self.multiple {
+                output.append(entry)
+                continue
+            }
+            guard entry & Self.unsupported == 0 else { return nil }
+            let start = Int(entry & 0xFF_FFFF)
+            output.append(contentsOf: pool[start..<(start + Int(entry >> 24 & 0xF))])
+        }
+        return output
+    }
+
+    /// Whether a scalar whose decomposition starts with `first` folds independently of its
+    /// neighbours.
+    private static func isIndependent(_ value: UInt32, first: UInt32) -> Bool {
+        let properties = StringFolding.scalar(value).properties
+        let firstProperties = StringFolding.scalar(first).properties
+        return !StringFolding.isMark(value) && properties.canonicalCombiningClass.rawValue == 0
+            && !StringFolding.isMark(first) && firstProperties.canonicalCombiningClass.rawValue == 0
+    }
+
+    /// Shared by the four tables: computing it is most of the cost of building one (≈ 25 ms).
+    private static let bmpDecompositions = decompositions()
+
+    /// The canonical decomposition of every BMP scalar, from one call of Foundation's normaliser
+    /// over all of them, each followed by U+0000 (a starter that decomposes to itself, so that
+    /// nothing reorders across it). Surrogate code points get an empty decomposition.
+    private static func decompositions() -> (starts: [UInt32], scalars: [UInt32]) {
+        var source = String.UnicodeScalarView()
+        for value in UInt32(1)..<0x1_0000 {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            source.append(scalar)
+            source.append("\u{0}")
+        }
+        var decomposed = String(source).decomposedStringWithCanonicalMapping.unicodeScalars.makeIterator()
+        var starts = [UInt32](repeating: 0, count: 0x1_0001)
+        var scalars: [UInt32] = [0]
+        for value in 1..<0x1_0000 {
+            starts[value] = UInt32(scalars.count)
+            guard Unicode.Scalar(UInt32(value)) != nil else { continue }
+            while let next = decomposed.next(), next != "\u{0}" { scalars.append(next.value) }
+        }
+        starts[0x1_0000] = UInt32(scalars.count)
+        // Anything left over means the separators did not line up: answer nothing from the table.
+        if decomposed.next() != nil { return ([UInt32](repeating: 0, count: 0x1_0001), []) }
+        return (starts, scalars)
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import PredicateSyntax
+
+/// A `LIKE` pattern, compiled once and matched against any number of strings (SPEC §4.5.3).
+///
+/// The pattern must match the **whole** string:
+///
+/// | Pattern | Matches |
+/// |---|---|
+/// | `*` | any sequence of characters, including none and line breaks |
+/// | `?` | exactly one character (Unicode scalar): `'ac' LIKE 'a?c'` is false |
+/// | `\*`, `\?`, `\\` | a literal `*`, `?`, `\` |
+/// | `\x` | `x` (any other character) |
+/// | anything else | itself; regex metacharacters (`.`, `+`, `[`, …) have no special meaning |
+///
+/// Unless `[n]` is given, both the pattern and the string are folded under `[c]`/`[d]` (as for
+/// `==`, see ``StringOperators/folded(_:options:)``) and then normalised to NFKC, with or without
+/// options, so ligatures and full-width forms match their plain spellings (`'ﬁle' LIKE 'file'`).
+/// With `[n]` both are used as they are and `c` and `d` are ignored. `l` and `w` have no effect.
+/// An empty pattern matches nothing, not even an empty string.
+///
+/// Matching is the greedy two-pointer wildcard algorithm that backtracks only to the last `*`:
+/// O(pattern × string) in the worst case, never exponential, so hostile patterns such as
+/// `*a*a*a*a*a*b` stay cheap. ASCII strings are matched in place without allocating.
+public struct LikePattern: Sendable {
+    /// The pattern, as given.
+    public let pattern: String
+    /// The options it was compiled with.
+    public let options: ComparisonOptions
+
+    /// Scalar values to match, with ``anySequence`` and ``anyCharacter`` standing for `*` and `?`.
+    private let tokens: [UInt32]
+    private let normalizes: Bool
+    private let caseInsensitive: Bool
+    private let diacriticInsensitive: Bool
+
+    /// Token for `*`: not a scalar value.
+    private static let anySequence: UInt32 = 0xFFFF_FFFF
+    /// Token for `?`: not a scalar value.
+    private static let anyCharacter: UInt32 = 0xFFFF_FFFE
+
+    /// Compiles `pattern` under `options`.
+    ///
+    /// - Throws: `invalidPattern` when the pattern ends with an unescaped backslash.
+    public init(_ pattern: String, options: ComparisonOptions) throws(EvaluationError) {
+        self.pattern = pattern
+        self.options = options
+        normalizes = !options.contains(.normalized)
+        caseInsensitive = normalizes && options.contains(.caseInsensitive)
+        diacriticInsensitive = normalizes && options.contains(.diacriticInsensitive)
+        var tokens: [UInt32] = []
+        var scalars = Self.prepare(pattern, normalizes, caseInsensitive, diacriticInsensitive)
+            .unicodeScalars.makeIterator()
+        while let scalar = scalars.next() {
+            switch scalar {
+            case "*":
+                if tokens.last != Self.anySequence { tokens.append(Self.anySequence) }
+            case "?":
+                tokens.append(Self.anyCharacter)
+            case "\\":
+                guard let escaped = scalars.next() else {
+                    throw EvaluationError(
+                        .invalidPattern,
+                        "the LIKE pattern '\(pattern)' ends with a backslash; write \\\\ for a literal backslash")
+                }
+                tokens.append(escaped.value)
+            default:
+                tokens.append(scalar.value)
+            }
+        }
+        self.tokens = tokens
+    }
+
+    /// Whether the whole of `subject` matches the pattern.
+    public func matches(_ subject: String) -> Bool {
+        if tokens.isEmpty { return false }
+        return StringKernels.withUTF8(subject) { bytes in
+            if StringKernels.isASCII(bytes) {
+                // ASCII is its own NFKC form, and folding only lower-cases it.
+                let view = StringKernels.view(bytes, lowercased: caseInsensitive)
+                return Self.match(tokens, view.lazy.map { UInt32($0) })
+            }
+            let text = Self.prepare(subject, normalizes, caseInsensitive, diacriticInsensitive)
+            return Self.match(tokens, text.unicodeScalars.map(\.value))
+        }
+    }
+
+    /// The pattern or subject text as matching sees it: folded, then NFKC, unless `[n]`.
+    private static func prepare(
+        _ text: String, _ normalizes: Bool, _ caseInsensitive: Bool, _ diacriticInsensitive: Bool
+    ) -> String {
+        guard normalizes else { return text }
+        guard caseInsensitive || diacriticInsensitive else { return StringFolding.compatibilityComposed(text) }
+        let folded = StringFolding.fold(
+            text, caseInsensitive: caseInsensitive, diacriticInsensitive: diacriticInsensitive)
+        return StringFolding.compatibilityComposed(StringFolding.string(folded))
+    }
+
+    /// Greedy wildcard matching with a single backtrack point (the last `*` seen): when the
+    /// tokens after that star fail, the star absorbs one more character and they are retried.
+    /// Earlier stars never need revisiting, because a later star can absorb anything they could.
+    private static func match<Subject: RandomAccessCollection>(_ tokens: [UInt32], _ subject: Subject) -> Bool
+    where Subject.Element == UInt32, Subject.Index == Int {
+        var position = subject.startIndex
+        let end = subject.endIndex
+        var token = 0
+        var starToken = -1
+        var starPosition = position
+        while position < end {
+            if token < tokens.count {
+                let current = tokens[token]
+                if current == anySequence {
+                    starToken = token
+                    starPosition = position
+                    token += 1
+                    continue
+                }
+                if current == anyCharacter || current == subject[position] {
+                    token += 1
+                    position += 1
+                    continue
+                }
+            }
+            guard starToken >= 0 else { return false }
+            token = starToken + 1
+            starPosition += 1
+            position = starPosition
+        }
+        while token < tokens.count && tokens[token] == anySequence { token += 1 }
+        return token == tokens.count
+    }
+}

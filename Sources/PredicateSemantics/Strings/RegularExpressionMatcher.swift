@@ -1,0 +1,102 @@
+import Foundation
+import PredicateSyntax
+
+/// A `MATCHES` pattern, compiled once and matched against any number of strings (SPEC §4.5.4).
+///
+/// The pattern is an ICU regular expression (the dialect of Foundation's `NSRegularExpression`),
+/// compiled with `.dotMatchesLineSeparators` and `.anchorsMatchLines` as Apple does, and it must
+/// match the **whole** string, as ICU's `uregex_matches`: `'ab' MATCHES 'a|ab'` is true and
+/// `'xabc' MATCHES 'a.c'` is false. An empty pattern matches nothing.
+///
+/// Options (unless `[n]`, which turns all of this off and ignores `c` and `d`):
+/// * both the pattern and the string are normalised to NFKC, with or without other options
+///   (a pattern whose NFKC form does not compile is used in NFC, as Apple does);
+/// * `c` sets the engine's case-insensitive flag;
+/// * `d` strips diacritics (the `[d]` folding of ``StringOperators/folded(_:options:)``) from the
+///   string and from the pattern text before it is compiled.
+///
+/// **Deviation from Apple** (SPEC §9 item 9): Apple implements `c` and `d` by folding the
+/// pattern text itself, which lower-cases escapes such as `\D`, `\S` or `\P{…}` and changes their
+/// meaning. This implementation folds no pattern text under `c`, and under `d` only removes
+/// marks, which regular-expression syntax never relies on.
+///
+/// **Cost:** ICU backtracks, and a pattern such as `(a+)+b` takes exponential time on a long run
+/// of `a`s. Nothing here bounds that yet: hosts that evaluate untrusted patterns must bound the
+/// length of strings or patterns themselves.
+public struct RegularExpressionMatcher: Sendable {
+    /// The pattern, as given.
+    public let pattern: String
+    /// The options it was compiled with.
+    public let options: ComparisonOptions
+
+    /// The compiled pattern, or `nil` for the empty pattern, which matches nothing.
+    private let expression: NSRegularExpression?
+    /// Whether ``expression`` ends with `\z`, so that a match found from the start is a whole
+    /// match; otherwise the first match's range is checked against the whole string.
+    private let isAnchoredAtEnd: Bool
+    private let normalizes: Bool
+    private let stripsDiacritics: Bool
+
+    /// Compiles `pattern` under `options`.
+    ///
+    /// - Throws: `invalidPattern`, naming the pattern, when it is not a valid ICU regular
+    ///   expression.
+    public init(_ pattern: String, options: ComparisonOptions) throws(EvaluationError) {
+        self.pattern = pattern
+        self.options = options
+        normalizes = !options.contains(.normalized)
+        stripsDiacritics = normalizes && options.contains(.diacriticInsensitive)
+        guard !pattern.isEmpty else {
+            expression = nil
+            isAnchoredAtEnd = false
+            return
+        }
+        var flags: NSRegularExpression.Options = [.dotMatchesLineSeparators, .anchorsMatchLines]
+        if normalizes && options.contains(.caseInsensitive) { flags.insert(.caseInsensitive) }
+        var source = Self.prepare(pattern, normalizes, stripsDiacritics)
+        var compiled = try? NSRegularExpression(pattern: source, options: flags)
+        if compiled == nil && normalizes {
+            // As Apple: when the NFKC form does not compile (a full-width parenthesis became a
+            // real one), the pattern is used in NFC instead; the subject stays NFKC.
+            source = Self.stripped(pattern, stripsDiacritics).precomposedStringWithCanonicalMapping
+            compiled = try? NSRegularExpression(pattern: source, options: flags)
+        }
+        guard let plain = compiled else {
+            throw EvaluationError(.invalidPattern, "'\(pattern)' is not a valid regular expression")
+        }
+        // `(?:…)\z` makes the engine backtrack into alternatives until the match reaches the end,
+        // as a whole-string match must. It is only used when it cannot have changed the pattern:
+        // a trailing `\Q…` or `#` comment would swallow the suffix and fail to compile.
+        if let wrapped = try? NSRegularExpression(pattern: "(?:" + source + ")\\z", options: flags),
+            wrapped.numberOfCaptureGroups == plain.numberOfCaptureGroups
+        {
+            expression = wrapped
+            isAnchoredAtEnd = true
+        } else {
+            expression = plain
+            isAnchoredAtEnd = false
+        }
+    }
+
+    /// Whether the whole of `subject` matches the pattern.
+    public func matches(_ subject: String) -> Bool {
+        guard let expression else { return false }
+        let text = Self.prepare(subject, normalizes, stripsDiacritics)
+        let whole = NSRange(location: 0, length: text.utf16.count)
+        guard let match = expression.firstMatch(in: text, options: [.anchored], range: whole) else { return false }
+        return isAnchoredAtEnd || match.range == whole
+    }
+
+    /// The pattern or subject text as the engine sees it: without diacritics under `[d]`, then
+    /// NFKC, unless `[n]`.
+    private static func prepare(_ text: String, _ normalizes: Bool, _ stripsDiacritics: Bool) -> String {
+        guard normalizes else { return text }
+        return StringFolding.compatibilityComposed(stripped(text, stripsDiacritics))
+    }
+
+    /// `text` without diacritics (the `[d]` folding) when `stripsDiacritics`, else unchanged.
+    private static func stripped(_ text: String, _ stripsDiacritics: Bool) -> String {
+        guard stripsDiacritics else { return text }
+        return StringFolding.string(StringFolding.fold(text, caseInsensitive: false, diacriticInsensitive: true))
+    }
+}

@@ -1,0 +1,187 @@
+import Foundation
+import PredicateSyntax
+
+/// How a set of options compares strings (SPEC §4.4, §4.5.1).
+enum StringComparisonKind: Sendable {
+    /// `[n]`: UTF-16 code units as they are, for equality, substrings and ordering alike.
+    case literal
+    /// No `c` or `d`: equality and substrings are literal, ordering is by UTF-16 code unit after
+    /// canonical decomposition (Apple's `compare:`). `l` and `w` alone land here.
+    case canonical
+    /// `c` and/or `d` without `n`: both sides are folded (``StringFolding``) for every operator.
+    case folded(caseInsensitive: Bool, diacriticInsensitive: Bool)
+
+    init(_ options: ComparisonOptions) {
+        let caseInsensitive = options.contains(.caseInsensitive)
+        let diacriticInsensitive = options.contains(.diacriticInsensitive)
+        if options.contains(.normalized) {
+            self = .literal
+        } else if caseInsensitive || diacriticInsensitive {
+            self = .folded(caseInsensitive: caseInsensitive, diacriticInsensitive: diacriticInsensitive)
+        } else {
+            self = .canonical
+        }
+    }
+
+    /// Whether ASCII text is lower-cased by the fold (ASCII is otherwise unchanged by it).
+    var lowercasesASCII: Bool {
+        if case .folded(let caseInsensitive, _) = self { return caseInsensitive }
+        return false
+    }
+
+    /// `text` as this kind compares it when not ASCII: folded, decomposed, or as it is.
+    func transform(_ text: String) -> [UInt32] {
+        switch self {
+        case .literal: return text.unicodeScalars.map(\.value)
+        case .canonical: return StringFolding.decomposed(text)
+        case .folded(let caseInsensitive, let diacriticInsensitive):
+            return StringFolding.fold(
+                text, caseInsensitive: caseInsensitive, diacriticInsensitive: diacriticInsensitive)
+        }
+    }
+}
+
+/// ASCII bytes as a comparison sees them: lower-cased under `[c]`, as they are otherwise.
+typealias ASCIIView = LazyMapCollection<UnsafeBufferPointer<UInt8>, UInt8>
+
+/// The four tests that look for one string in another. Callers pass the test as a value and
+/// ``run(_:_:)`` is called with concrete collection types, so every use is specialised (a generic
+/// function passed as a closure would run unspecialised, through witness tables).
+enum SubstringTest: Sendable {
+    /// The two strings are equal.
+    case equal
+    /// The first string begins with the second (non-empty) one.
+    case prefix
+    /// The first string ends with the second (non-empty) one.
+    case suffix
+    /// The first string contains the second (non-empty) one.
+    case contains
+
+    func run<H: RandomAccessCollection, N: RandomAccessCollection>(_ haystack: H, _ needle: N) -> Bool
+    where H.Element == N.Element, H.Element: Equatable, H.Index == Int, N.Index == Int {
+        switch self {
+        case .equal: return StringKernels.equal(haystack, needle)
+        case .prefix: return StringKernels.hasPrefix(haystack, needle)
+        case .suffix: return StringKernels.hasSuffix(haystack, needle)
+        case .contains: return StringKernels.contains(haystack, needle)
+        }
+    }
+}
+
+/// The search and comparison loops shared by every string operator, over any random-access
+/// sequence of code units (bytes, scalar values) so that the ASCII paths allocate nothing.
+///
+/// Scalar sequences are compared, not UTF-16: for text that came from valid strings, equality,
+/// prefix, suffix and substring tests give the same answers on scalars, on UTF-8 and on UTF-16.
+/// Ordering is the exception, and uses ``utf16Order(_:)``.
+enum StringKernels {
+    static func hasPrefix<H: RandomAccessCollection, N: RandomAccessCollection>(_ haystack: H, _ needle: N) -> Bool
+    where H.Element == N.Element, H.Element: Equatable, H.Index == Int, N.Index == Int {
+        guard !needle.isEmpty, needle.count <= haystack.count else { return false }
+        return matches(haystack, at: haystack.startIndex, needle)
+    }
+
+    static func hasSuffix<H: RandomAccessCollection, N: RandomAccessCollection>(_ haystack: H, _ needle: N) -> Bool
+    where H.Element == N.Element, H.Element: Equatable, H.Index == Int, N.Index == Int {
+        guard !needle.isEmpty, needle.count <= haystack.count else { return false }
+        return matches(haystack, at: haystack.endIndex - needle.count, needle)
+    }
+
+    /// Naive search with a first-unit filter: needles are short constants in practice, and the
+    /// worst case is bounded by haystack × needle length.
+    static func contains<H: RandomAccessCollection, N: RandomAccessCollection>(_ haystack: H, _ needle: N) -> Bool
+    where H.Element == N.Element, H.Element: Equatable, H.Index == Int, N.Index == Int {
+        guard let first = needle.first, needle.count <= haystack.count else { return false }
+        let last = haystack.endIndex - needle.count
+        var position = haystack.startIndex
+        while position <= last {
+            if haystack[position] == first && matches(haystack, at: position, needle) { return true }
+            position += 1
+        }
+        return false
+    }
+
+    static func equal<A: Collection, B: Collection>(_ lhs: A, _ rhs: B) -> Bool
+    where A.Element == B.Element, A.Element: Equatable {
+        lhs.count == rhs.count && lhs.elementsEqual(rhs)
+    }
+
+    /// Lexicographic order; a proper prefix comes first.
+    static func order<A: Sequence, B: Sequence>(_ lhs: A, _ rhs: B) -> ComparisonResult
+    where A.Element == B.Element, A.Element: Comparable {
+        var left = lhs.makeIterator()
+        var right = rhs.makeIterator()
+        while true {
+            switch (left.next(), right.next()) {
+            case (nil, nil): return .orderedSame
+            case (nil, _): return .orderedAscending
+            case (_, nil): return .orderedDescending
+            case (let a?, let b?):
+                if a != b { return a < b ? .orderedAscending : .orderedDescending }
+            }
+        }
+    }
+
+    /// A key that orders scalar values as their UTF-16 encodings order: U+E000–U+FFFF sort
+    /// after the supplementary planes, whose encodings start with a surrogate (D800–DBFF).
+    static func utf16Order(_ value: UInt32) -> UInt32 {
+        value >= 0xE000 && value <= 0xFFFF ? value + 0x11_0000 : value
+    }
+
+    private static func matches<H: RandomAccessCollection, N: RandomAccessCollection>(
+        _ haystack: H, at start: Int, _ needle: N
+    ) -> Bool where H.Element == N.Element, H.Element: Equatable, H.Index == Int, N.Index == Int {
+        var offset = 0
+        let count = needle.count
+        let needleStart = needle.startIndex
+        while offset < count {
+            if haystack[start + offset] != needle[needleStart + offset] { return false }
+            offset += 1
+        }
+        return true
+    }
+
+    // MARK: - Access to UTF-8
+
+    /// Runs `body` over the UTF-8 of `text`, copying only if the string is not stored contiguously
+    /// (a bridged string). Cheaper than the mutating `String.withUTF8` on a copy.
+    static func withUTF8<R>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+        var copy = text
+        return copy.withUTF8(body)
+    }
+
+    /// `body` over both strings as ASCII views when both are ASCII; `nil` otherwise.
+    static func withASCII<R>(
+        _ lhs: String, _ rhs: String, lowercased: Bool, _ body: (ASCIIView, ASCIIView) -> R
+    ) -> R? {
+        withUTF8(lhs) { left in
+            guard isASCII(left) else { return nil }
+            return withUTF8(rhs) { right in
+                guard isASCII(right) else { return nil }
+                return body(view(left, lowercased: lowercased), view(right, lowercased: lowercased))
+            }
+        }
+    }
+
+    static func view(_ bytes: UnsafeBufferPointer<UInt8>, lowercased: Bool) -> ASCIIView {
+        bytes.lazy.map { lowercased ? StringFolding.asciiLowercase($0) : $0 }
+    }
+
+    /// Whether every byte is below 0x80, eight bytes at a time.
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let raw = UnsafeRawPointer(base)
+        let count = bytes.count
+        var offset = 0
+        while offset + 8 <= count {
+            if raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+            offset += 8
+        }
+        while offset < count {
+            if base[offset] >= 0x80 { return false }
+            offset += 1
+        }
+        return true
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import PredicateSyntax
+import Testing
+
+@testable import PredicateSemantics
+
+/// The fast paths (ASCII bytes, the per-scalar fold tables, prepared operands) against the exact
+/// path: Foundation's canonical decomposition followed by the cluster-by-cluster folding.
+@Suite struct FastPathTests {
+    static let optionSets: [(caseInsensitive: Bool, diacriticInsensitive: Bool)] = [
+        (false, false), (true, false), (false, true), (true, true),
+    ]
+
+    /// Every BMP scalar the tables answer for gets the exact path's result.
+    @Test(arguments: 0..<4) func foldTablesAgreeWithExactFolding(_ optionSet: Int) {
+        let (caseInsensitive, diacriticInsensitive) = Self.optionSets[optionSet]
+        let table = FoldTable.table(caseInsensitive: caseInsensitive, diacriticInsensitive: diacriticInsensitive)
+        var answered = 0
+        var mismatches: [String] = []
+        for value in UInt32(0)..<0x1_0000 {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let text = String(Character(scalar))
+            guard let fast = table.fold(text) else { continue }
+            answered += 1
+            let exact = StringFolding.exactFold(
+                text, caseInsensitive: caseInsensitive, diacriticInsensitive: diacriticInsensitive)
+            if fast != exact { mismatches.append("U+\(hex(text))") }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(20))")
+        // Nearly all of the BMP: everything but marks, surrogates and the few scalars whose
+        // decomposition starts with a mark.
+        #expect(answered > 60_000)
+    }
+
+    /// Generated text folds the same by table (when it can) and exactly.
+    @Test func generatedTextFoldsTheSameEitherWay() {
+        var generator = TextGenerator(seed: 7)
+        var tableAnswered = 0
+        var mismatches: [String] = []
+        for _ in 0..<3_000 {
+            let text = generator.text()
+            for (caseInsensitive, diacriticInsensitive) in Self.optionSets {
+                let exact = StringFolding.exactFold(
+                    text, caseInsensitive: caseInsensitive, diacriticInsensitive: diacriticInsensitive)
+                let folded = StringFolding.fold(
+                    text, caseInsensitive: caseInsensitive, diacriticInsensitive: diacriticInsensitive)
+                if folded != exact { mismatches.append("\(caseInsensitive)\(diacriticInsensitive) \(hex(text))") }
+                let table = FoldTable.table(
+                    caseInsensitive: caseInsensitive, diacriticInsensitive: diacriticInsensitive)
+                if table.fold(text) != nil { tableAnswered += 1 }
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(10))")
+        #expect(tableAnswered > 3_000)
+    }
+
+    /// ASCII operands take the byte path; its answers are those of the exact folding.
+    @Test func asciiOperandsAgreeWithExactFolding() {
+        var random = SeededGenerator(seed: 42)
+        let alphabet = Array("aAbBcCzZ09 .-_*?\\\u{7F}\t".unicodeScalars)
+        func word() -> String {
+            let length = Int.random(in: 0...6, using: &random)
+            let scalars = (0..<length).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &random)] }
+            return String(String.UnicodeScalarView(scalars))
+        }
+        func exact(_ text: String, _ options: ComparisonOptions) -> [UInt16] {
+            let scalars = StringFolding.exactFold(
+                text, caseInsensitive: options.contains(.caseInsensitive),
+                diacriticInsensitive: options.contains(.diacriticInsensitive))
+            return Array(StringFolding.string(scalars).utf16)
+        }
+        var failures: [String] = []
+        for _ in 0..<4_000 {
+            let (lhs, rhs) = (word(), word())
+            for options in FoldingConformanceTests.foldingOptions {
+                let (left, right) = (exact(lhs, options), exact(rhs, options))
+                let matcher = StringMatcher(rhs, options: options)
+                let contains = !rhs.isEmpty && FoundationReference.contains(left, right)
+                let prefix = !rhs.isEmpty && left.starts(with: right)
+                let order = FoundationReference.order(left, right)
+                let checks = [
+                    StringOperators.equals(lhs, rhs, options: options) == (left == right),
+                    matcher.equals(lhs) == (left == right),
+                    StringOperators.compare(lhs, rhs, options: options) == order,
+                    matcher.order(of: lhs) == order,
+                    StringOperators.contains(lhs, rhs, options: options) == contains,
+                    matcher.isContained(in: lhs) == contains,
+                    StringOperators.hasPrefix(lhs, rhs, options: options) == prefix,
+                    matcher.isPrefix(of: lhs) == prefix,
+                    StringMatcher(lhs, options: options).hasPrefix(rhs) == prefix,
+                ]
+                if checks.contains(false) {
+                    failures.append("\(options.rawValue) \(lhs.debugDescription) \(rhs.debugDescription)")
+                }
+            }
+        }
+        #expect(failures.isEmpty, "\(failures.prefix(10))")
+    }
+
+    /// LIKE on an ASCII subject (matched in place) agrees with the same subject forced through
+    /// the Unicode path by a non-ASCII suffix that the pattern absorbs.
+    @Test func likeOnASCIIAgreesWithUnicodePath() throws {
+        var random = SeededGenerator(seed: 9)
+        let alphabet = Array("aAbB*?\\".unicodeScalars)
+        func word(_ maximum: Int) -> String {
+            let length = Int.random(in: 0...maximum, using: &random)
+            let scalars = (0..<length).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &random)] }
+            return String(String.UnicodeScalarView(scalars))
+        }
+        var failures: [String] = []
+        for _ in 0..<3_000 {
+            let subject = word(8)
+            var pattern = word(5)
+            if pattern.reversed().prefix(while: { $0 == "\\" }).count % 2 == 1 { pattern += "\\" }
+            for options in FoldingConformanceTests.foldingOptions + [[], [.normalized]] {
+                let like = try LikePattern(pattern.isEmpty ? "*" : pattern, options: options)
+                let withSuffix = try LikePattern((pattern.isEmpty ? "*" : pattern) + "\u{E9}", options: options)
+                if like.matches(subject) != withSuffix.matches(subject + "\u{E9}") {
+                    failures.append("\(options.rawValue) \(subject.debugDescription) LIKE \(pattern.debugDescription)")
+                }
+            }
+        }
+        #expect(failures.isEmpty, "\(failures.prefix(10))")
+    }
+}
