@@ -9,6 +9,8 @@ let package = Package(
         .library(name: "PredicateValue", targets: ["PredicateValue"]),
         .library(name: "PredicateSyntax", targets: ["PredicateSyntax"]),
         .library(name: "PredicateSemantics", targets: ["PredicateSemantics"]),
+        .library(name: "PredicateInterpreter", targets: ["PredicateInterpreter"]),
+        .library(name: "PredicateFileProvider", targets: ["PredicateFileProvider"]),
         .executable(name: "predicate", targets: ["predicate"]),
         .executable(name: "predicate-bench", targets: ["predicate-bench"]),
     ],
@@ -16,6 +18,9 @@ let package = Package(
         .target(name: "PredicateValue"),
         .target(name: "PredicateSyntax", dependencies: ["PredicateValue"]),
         .target(name: "PredicateSemantics", dependencies: ["PredicateValue", "PredicateSyntax"]),
+        .target(
+            name: "PredicateInterpreter", dependencies: ["PredicateValue", "PredicateSyntax", "PredicateSemantics"]),
+        .target(name: "PredicateFileProvider", dependencies: ["PredicateValue", "PredicateSemantics"]),
         .target(name: "PredicateCommandLine", dependencies: ["PredicateValue", "PredicateSyntax"]),
         .executableTarget(name: "predicate", dependencies: ["PredicateCommandLine"]),
         .executableTarget(
@@ -27,6 +32,13 @@ let package = Package(
         .testTarget(name: "PredicateSyntaxTests", dependencies: ["PredicateSyntax", "PredicateValue"]),
         .testTarget(
             name: "PredicateSemanticsTests", dependencies: ["PredicateSemantics", "PredicateSyntax", "PredicateValue"]),
+        .testTarget(
+            name: "ConformanceTests",
+            dependencies: [
+                "PredicateInterpreter", "PredicateFileProvider", "PredicateSemantics", "PredicateSyntax",
+                "PredicateValue",
+            ],
+            exclude: ["Cases"]),
         .testTarget(
             name: "PredicateCommandLineTests",
             dependencies: ["PredicateCommandLine", "PredicateSyntax", "PredicateValue"]

@@ -108,6 +108,9 @@ public indirect enum ValueType: Hashable, Sendable {
     case array(ValueType)
     /// A dictionary whose values have the given type.
     case dictionary(ValueType)
+    /// A dictionary with known keys, each with its type (an activation context); other keys
+    /// read as `nil`, as in any dictionary.
+    case record([String: ValueType])
     /// An object described by a schema.
     case object(SchemaReference)
     /// The given type, or nil.

@@ -229,13 +229,14 @@ struct CanonicalPrinter {
             if index > 0 { output += "." }
             switch component {
             case .key(let key): output += CanonicalPrinter.keyText(key)
+            case .field(let field): output += CanonicalPrinter.keyText(field.key)
             case .variable(let name): printVariable(name)
             }
         }
     }
 
     private static func canStartPath(_ component: KeyComponent) -> Bool {
-        guard case .key(let key) = component else { return false }
+        guard let key = component.key else { return false }
         return isIdentifier(key) || isAtKey(key)
     }
 

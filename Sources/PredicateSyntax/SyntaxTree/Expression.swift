@@ -91,6 +91,36 @@ public enum KeyComponent: Hashable, Sendable {
     case key(String)
     /// `$name` as a component: the variable's string value is the key (SPEC §3.9a).
     case variable(String)
+    /// A key resolved against a schema when the rule was prepared (never produced by the
+    /// parser): evaluators read the field by slot when the receiver has that schema, and fall
+    /// back to the key otherwise, so the meaning is the same as ``key(_:)``.
+    case field(FieldReference)
+
+    /// The key this component reads, when it is a fixed key.
+    public var key: String? {
+        switch self {
+        case .key(let key): return key
+        case .field(let field): return field.key
+        case .variable: return nil
+        }
+    }
+}
+
+/// A key bound to a slot of a schema (see ``KeyComponent/field(_:)``).
+public struct FieldReference: Hashable, Sendable {
+    /// The key as written.
+    public let key: String
+    /// The slot of the field in ``schema``.
+    public let slot: Int
+    /// The schema the slot belongs to.
+    public let schema: SchemaReference
+
+    /// Binds `key` to `slot` of `schema`.
+    public init(key: String, slot: Int, schema: SchemaReference) {
+        self.key = key
+        self.slot = slot
+        self.schema = schema
+    }
 }
 
 /// What goes between `[` and `]` after a collection.

@@ -1,0 +1,233 @@
+import PredicateSemantics
+import PredicateValue
+
+/// An item as File Provider rules see it: every property of `NSFileProviderItem` under Apple's
+/// key names, with the `is…`/plain aliases key-value coding allows (SPEC §5.2).
+///
+/// Optional protocol members that an item does not provide read as `nil`, except the Boolean and
+/// bit-mask properties, which take the defaults SPEC §5.2 gives (uploaded, downloaded and
+/// most-recent-version-downloaded default to true). Tests and tools should set what they rely on.
+public struct FileProviderItem: Hashable, Sendable {
+    /// `itemIdentifier`.
+    public var itemIdentifier: String
+    /// `parentItemIdentifier`.
+    public var parentItemIdentifier: String
+    /// `filename`, with its extension.
+    public var filename: String
+    /// `contentType`: a type object; rules read `contentType.identifier`.
+    public var contentType: UniformType?
+    /// `typeIdentifier` (iOS, deprecated): the type as a string.
+    public var typeIdentifier: String?
+    /// `typeAndCreator` (macOS): the OSType pair, opaque to rules.
+    public var typeAndCreator: (type: UInt32, creator: UInt32)? {
+        get { typeAndCreatorCodes.map { ($0.type, $0.creator) } }
+        set { typeAndCreatorCodes = newValue.map { OSTypePair($0.type, $0.creator) } }
+    }
+    private var typeAndCreatorCodes: OSTypePair?
+    /// `capabilities`.
+    public var capabilities: FileProviderCapabilities
+    /// `fileSystemFlags` (macOS 11), `nil` when the item does not provide them.
+    public var fileSystemFlags: FileProviderFileSystemFlags?
+    /// `documentSize` in bytes.
+    public var documentSize: Int64?
+    /// `childItemCount`, for folders.
+    public var childItemCount: Int64?
+    /// `creationDate`, in seconds since 2001-01-01.
+    public var creationDate: Double?
+    /// `contentModificationDate`, in seconds since 2001-01-01.
+    public var contentModificationDate: Double?
+    /// `extendedAttributes`: names to bytes.
+    public var extendedAttributes: [String: [UInt8]]?
+    /// `lastUsedDate`, in seconds since 2001-01-01.
+    public var lastUsedDate: Double?
+    /// `tagData`: the opaque tag blob.
+    public var tagData: [UInt8]?
+    /// `favoriteRank`.
+    public var favoriteRank: UInt64?
+    /// `isTrashed` / `trashed`.
+    public var isTrashed: Bool
+    /// `isUploaded` / `uploaded`.
+    public var isUploaded: Bool
+    /// `isUploading` / `uploading`.
+    public var isUploading: Bool
+    /// `uploadingError`.
+    public var uploadingError: FileProviderError?
+    /// `isDownloaded` / `downloaded`.
+    public var isDownloaded: Bool
+    /// `isDownloading` / `downloading`.
+    public var isDownloading: Bool
+    /// `downloadingError`.
+    public var downloadingError: FileProviderError?
+    /// `isMostRecentVersionDownloaded` / `mostRecentVersionDownloaded`.
+    public var isMostRecentVersionDownloaded: Bool
+    /// `isShared` / `shared`.
+    public var isShared: Bool
+    /// `isSharedByCurrentUser` / `sharedByCurrentUser`.
+    public var isSharedByCurrentUser: Bool
+    /// `ownerNameComponents`.
+    public var ownerNameComponents: PersonNameComponents?
+    /// `mostRecentEditorNameComponents`.
+    public var mostRecentEditorNameComponents: PersonNameComponents?
+    /// `versionIdentifier` (iOS, deprecated).
+    public var versionIdentifier: [UInt8]?
+    /// `itemVersion`.
+    public var itemVersion: FileProviderItemVersion?
+    /// `symlinkTargetPath`.
+    public var symlinkTargetPath: String?
+    /// `userInfo`: the provider's own keys, the main hook for custom rules.
+    public var userInfo: [String: Value]?
+    /// `inheritedUserInfo`: the `*.inherited` keys of the item's ancestors, nearest ancestor
+    /// first. Set it directly, or compute it for a tree of items with
+    /// ``FileProviderItem/resolvingInheritedUserInfo(_:)``.
+    public var inheritedUserInfo: [String: Value]
+    /// `contentPolicy` (macOS 13).
+    public var contentPolicy: FileProviderContentPolicy
+
+    /// Creates an item with the three required properties; everything else takes its default.
+    public init(itemIdentifier: String, parentItemIdentifier: String, filename: String) {
+        self.itemIdentifier = itemIdentifier
+        self.parentItemIdentifier = parentItemIdentifier
+        self.filename = filename
+        capabilities = []
+        isTrashed = false
+        isUploaded = true
+        isUploading = false
+        isDownloaded = true
+        isDownloading = false
+        isMostRecentVersionDownloaded = true
+        isShared = false
+        isSharedByCurrentUser = false
+        inheritedUserInfo = [:]
+        contentPolicy = .inherited
+    }
+
+    /// `resolvedUserInfo`: ``inheritedUserInfo`` overlaid with the item's own `*.inherited` keys.
+    public var resolvedUserInfo: [String: Value] {
+        var resolved = inheritedUserInfo
+        for (key, value) in userInfo ?? [:] where key.hasSuffix(".inherited") { resolved[key] = value }
+        return resolved
+    }
+
+    /// The items with ``inheritedUserInfo`` computed from their ancestors among `items` (linked by
+    /// `parentItemIdentifier`): each item inherits its parent's ``resolvedUserInfo``.
+    public static func resolvingInheritedUserInfo(_ items: [FileProviderItem]) -> [FileProviderItem] {
+        var byIdentifier: [String: FileProviderItem] = [:]
+        for item in items { byIdentifier[item.itemIdentifier] = item }
+        var resolved: [String: [String: Value]] = [:]
+        func resolvedUserInfo(of identifier: String, depth: Int) -> [String: Value] {
+            if let known = resolved[identifier] { return known }
+            guard var item = byIdentifier[identifier], depth < items.count, item.parentItemIdentifier != identifier
+            else { return [:] }
+            item.inheritedUserInfo = resolvedUserInfo(of: item.parentItemIdentifier, depth: depth + 1)
+            let result = item.resolvedUserInfo
+            resolved[identifier] = result
+            return result
+        }
+        return items.map { item in
+            var copy = item
+            copy.inheritedUserInfo = resolvedUserInfo(of: item.parentItemIdentifier, depth: 0)
+            return copy
+        }
+    }
+}
+
+/// A `typeAndCreator` pair kept hashable.
+private struct OSTypePair: Hashable, Sendable {
+    let type: UInt32
+    let creator: UInt32
+    init(_ type: UInt32, _ creator: UInt32) {
+        self.type = type
+        self.creator = creator
+    }
+}
+
+extension FileProviderItem: KeyValueCoding {
+    /// The keys of an item, in slot order, with their types.
+    public static let schema = Schema(
+        typeName: "FileProviderItem",
+        fields: [
+            .init("itemIdentifier", .string),
+            .init("parentItemIdentifier", .string),
+            .init("filename", .string),
+            .init("contentType", .optional(.object(SchemaReference(UniformType.schema)))),
+            .init("typeIdentifier", .optional(.string)),
+            .init("typeAndCreator", .optional(.dictionary(.integer))),
+            .init("capabilities", .integer),
+            .init("fileSystemFlags", .optional(.integer)),
+            .init("documentSize", .optional(.integer)),
+            .init("childItemCount", .optional(.integer)),
+            .init("creationDate", .optional(.date)),
+            .init("contentModificationDate", .optional(.date)),
+            .init("extendedAttributes", .optional(.dictionary(.data))),
+            .init("lastUsedDate", .optional(.date)),
+            .init("tagData", .optional(.data)),
+            .init("favoriteRank", .optional(.integer)),
+            .init("isTrashed", .bool),
+            .init("isUploaded", .bool),
+            .init("isUploading", .bool),
+            .init("uploadingError", .optional(.object(SchemaReference(FileProviderError.schema)))),
+            .init("isDownloaded", .bool),
+            .init("isDownloading", .bool),
+            .init("downloadingError", .optional(.object(SchemaReference(FileProviderError.schema)))),
+            .init("isMostRecentVersionDownloaded", .bool),
+            .init("isShared", .bool),
+            .init("isSharedByCurrentUser", .bool),
+            .init("ownerNameComponents", .optional(.object(SchemaReference(PersonNameComponents.schema)))),
+            .init("mostRecentEditorNameComponents", .optional(.object(SchemaReference(PersonNameComponents.schema)))),
+            .init("versionIdentifier", .optional(.data)),
+            .init("itemVersion", .optional(.object(SchemaReference(FileProviderItemVersion.schema)))),
+            .init("symlinkTargetPath", .optional(.string)),
+            .init("userInfo", .optional(.dictionary(.any))),
+            .init("inheritedUserInfo", .dictionary(.any)),
+            .init("resolvedUserInfo", .dictionary(.any)),
+            .init("contentPolicy", .integer),
+        ])
+
+    /// ``FileProviderItem/schema``.
+    public var schema: Schema { FileProviderItem.schema }
+
+    /// The value of the field at `slot`, boxed as rules see it (BOOL → bool, integers → int).
+    public func value(atSlot slot: Int) -> Value {
+        switch slot {
+        case 0: return .string(itemIdentifier)
+        case 1: return .string(parentItemIdentifier)
+        case 2: return .string(filename)
+        case 3: return contentType.map { .object($0) } ?? .nil
+        case 4: return typeIdentifier.map(Value.string) ?? .nil
+        case 5:
+            return typeAndCreatorCodes.map {
+                .dictionary(["type": .int(Int64($0.type)), "creator": .int(Int64($0.creator))])
+            } ?? .nil
+        case 6: return .int(capabilities.rawValue)
+        case 7: return fileSystemFlags.map { .int($0.rawValue) } ?? .nil
+        case 8: return documentSize.map(Value.int) ?? .nil
+        case 9: return childItemCount.map(Value.int) ?? .nil
+        case 10: return creationDate.map { .date(secondsSinceReferenceDate: $0) } ?? .nil
+        case 11: return contentModificationDate.map { .date(secondsSinceReferenceDate: $0) } ?? .nil
+        case 12: return extendedAttributes.map { .dictionary($0.mapValues(Value.data)) } ?? .nil
+        case 13: return lastUsedDate.map { .date(secondsSinceReferenceDate: $0) } ?? .nil
+        case 14: return tagData.map(Value.data) ?? .nil
+        case 15: return favoriteRank.map(Value.uint) ?? .nil
+        case 16: return .bool(isTrashed)
+        case 17: return .bool(isUploaded)
+        case 18: return .bool(isUploading)
+        case 19: return uploadingError.map { .object($0) } ?? .nil
+        case 20: return .bool(isDownloaded)
+        case 21: return .bool(isDownloading)
+        case 22: return downloadingError.map { .object($0) } ?? .nil
+        case 23: return .bool(isMostRecentVersionDownloaded)
+        case 24: return .bool(isShared)
+        case 25: return .bool(isSharedByCurrentUser)
+        case 26: return ownerNameComponents.map { .object($0) } ?? .nil
+        case 27: return mostRecentEditorNameComponents.map { .object($0) } ?? .nil
+        case 28: return versionIdentifier.map(Value.data) ?? .nil
+        case 29: return itemVersion.map { .object($0) } ?? .nil
+        case 30: return symlinkTargetPath.map(Value.string) ?? .nil
+        case 31: return userInfo.map(Value.dictionary) ?? .nil
+        case 32: return .dictionary(inheritedUserInfo)
+        case 33: return .dictionary(resolvedUserInfo)
+        case 34: return .int(contentPolicy.rawValue)
+        default: return .nil
+        }
+    }
+}

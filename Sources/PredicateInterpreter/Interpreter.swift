@@ -1,0 +1,211 @@
+import PredicateSemantics
+import PredicateSyntax
+import PredicateValue
+
+/// The reference interpreter: a plain walk over the syntax tree that defines what every rule
+/// means (SPEC §4). Written for clarity; the VM is held to its answers.
+///
+/// ```swift
+/// let rule = try PredicateParser.parsePredicate("documentSize > 1e6").predicate
+/// let big = try Interpreter().evaluate(rule, on: .dictionary(["documentSize": .int(5_000_000)]))
+/// ```
+public struct Interpreter: Sendable {
+    /// What operators need beyond their operands: type identifiers, compiled patterns.
+    public var environment: EvaluationEnvironment
+
+    /// Creates an interpreter with the given environment (the system type table by default).
+    public init(environment: EvaluationEnvironment = EvaluationEnvironment()) {
+        self.environment = environment
+    }
+
+    /// Evaluates `predicate` with `object` as `SELF` and `variables` as the bindings.
+    ///
+    /// - Throws: The first ``EvaluationError`` met, with the source range of the failing
+    ///   sub-expression. Short-circuited operands are never evaluated, so cannot fail.
+    public func evaluate(
+        _ predicate: Predicate, on object: Value, variables: [String: Value] = [:]
+    ) throws(EvaluationError) -> Bool {
+        var walk = Walk(environment: environment, object: object)
+        return try walk.evaluate(predicate, variables)
+    }
+
+    /// Evaluates a standalone expression (what `NSExpression(format:)` parses).
+    public func evaluate(
+        _ expression: Expression, on object: Value, variables: [String: Value] = [:]
+    ) throws(EvaluationError) -> Value {
+        var walk = Walk(environment: environment, object: object)
+        var bindings = variables
+        return try walk.evaluate(expression, &bindings)
+    }
+}
+
+/// One evaluation: the object stays fixed (SPEC §4.1; even inside SUBQUERY, SELF is the outer
+/// object), the bindings change as SUBQUERY binds its variable and `:=` assigns.
+private struct Walk {
+    let environment: EvaluationEnvironment
+    let object: Value
+
+    // MARK: - Predicates
+
+    mutating func evaluate(_ predicate: Predicate, _ bindings: [String: Value]) throws(EvaluationError) -> Bool {
+        switch predicate.kind {
+        case .constant(let value):
+            return value
+        case .not(let operand):
+            return !(try evaluate(operand, bindings))
+        case .and(let operands):
+            for operand in operands where !(try evaluate(operand, bindings)) { return false }
+            return true
+        case .or(let operands):
+            for operand in operands where try evaluate(operand, bindings) { return true }
+            return false
+        case .comparison(let comparison):
+            // Each comparison evaluates with its own copy of the bindings, so an assignment is
+            // visible to the rest of the comparison and nowhere else (SPEC §4.9.6).
+            var local = bindings
+            let lhs = try evaluate(comparison.lhs, &local)
+            let rhs = try evaluate(comparison.rhs, &local)
+            do {
+                return try ComparisonOperators.evaluate(
+                    comparison.op, lhs, rhs, quantifier: comparison.quantifier, options: comparison.options,
+                    environment: environment)
+            } catch {
+                throw error.at(predicate.range)
+            }
+        }
+    }
+
+    // MARK: - Expressions
+
+    mutating func evaluate(_ expression: Expression, _ bindings: inout [String: Value]) throws(EvaluationError) -> Value
+    {
+        do {
+            return try evaluateKind(expression, &bindings)
+        } catch {
+            throw error.at(expression.range)
+        }
+    }
+
+    private mutating func evaluateKind(
+        _ expression: Expression, _ bindings: inout [String: Value]
+    ) throws(EvaluationError) -> Value {
+        switch expression.kind {
+        case .constant(let value):
+            return value
+        case .evaluatedObject:
+            return object
+        case .variable(let name):
+            return try variable(name, bindings)
+        case .keyPath(let base, let components):
+            return try keyPath(try evaluate(base, &bindings), components, bindings)
+        case .function(let selector, let arguments):
+            var values: [Value] = []
+            for argument in arguments { values.append(try evaluate(argument, &bindings)) }
+            return try BuiltinFunctions.call(selector, values)
+        case .invoke(let receiverExpression, let selector, let arguments):
+            let receiver = try evaluate(receiverExpression, &bindings)
+            if receiver == .nil || receiver == .null { return .nil }
+            var values: [Value] = []
+            for argument in arguments { values.append(try evaluate(argument, &bindings)) }
+            return try MethodInvocation.invoke(selector, on: receiver, arguments: values)
+        case .aggregate(let elements):
+            var values: [Value] = []
+            for element in elements { values.append(try evaluate(element, &bindings).asCollectionElement) }
+            return .array(values)
+        case .index(let base, let spec):
+            let receiver = try evaluate(base, &bindings)
+            let index: CollectionOperations.IndexValue
+            switch spec {
+            case .first: index = .first
+            case .last: index = .last
+            case .size: index = .size
+            case .expression(let indexExpression): index = .value(try evaluate(indexExpression, &bindings))
+            }
+            return try CollectionOperations.index(receiver, index)
+        case .subquery(let collectionExpression, let variable, let predicate):
+            let collection = try evaluate(collectionExpression, &bindings)
+            let elements: [Value]
+            switch collection {
+            case .nil, .null: return .nil
+            case .array(let values), .set(let values): elements = values
+            default:
+                throw EvaluationError(
+                    .notACollection, "SUBQUERY needs an array or a set, got \(ValueComparison.describe(collection))")
+            }
+            var inner = bindings
+            var matches: [Value] = []
+            for element in elements {
+                inner[variable] = element
+                if try evaluate(predicate, inner) { matches.append(element) }
+            }
+            return .array(matches)
+        case .ternary(let condition, let whenTrue, let whenFalse):
+            return try evaluate(condition, bindings)
+                ? try evaluate(whenTrue, &bindings) : try evaluate(whenFalse, &bindings)
+        case .cast(let value, let type):
+            let castValue = try evaluate(value, &bindings)
+            return try Cast.cast(castValue, to: try evaluate(type, &bindings))
+        case .assignment(let name, let value):
+            let result = try evaluate(value, &bindings)
+            bindings[name] = result
+            return result
+        case .setOperation(let op, let lhs, let rhs):
+            let left = try evaluate(lhs, &bindings)
+            return try CollectionOperations.setOperation(op, left, try evaluate(rhs, &bindings))
+        case .anyKey:
+            throw EvaluationError(.unsupported, "ANYKEY is only meaningful to Spotlight and cannot be evaluated here")
+        }
+    }
+
+    /// `receiver.components`, with `valueForKeyPath:` semantics (SPEC §4.2.2).
+    ///
+    /// While the receiver is an object, keys are read one at a time (a bound field by its slot);
+    /// from the first dictionary, collection or dotted key on, the rest is read as one dotted path,
+    /// which is where the dictionary "whole remaining path first" rule lives. For an object
+    /// receiver the two are the same: `valueForKeyPath:` splits at the first dot.
+    private func keyPath(
+        _ base: Value, _ components: [KeyComponent], _ bindings: [String: Value]
+    ) throws(EvaluationError) -> Value {
+        var receiver = base
+        var index = components.startIndex
+        stepping: while index < components.endIndex, case .object(let object) = receiver {
+            switch components[index] {
+            case .field(let field) where object.schema === field.schema.schema:
+                receiver = object.value(atSlot: field.slot)
+            case .field(let field):
+                receiver = try KeyValueAccess.value(forKey: Substring(field.key), of: receiver)
+            case .key(let key) where !key.contains("."):
+                receiver = try KeyValueAccess.value(forKey: Substring(key), of: receiver)
+            default:
+                break stepping
+            }
+            index += 1
+        }
+        if receiver == .nil || index == components.endIndex { return receiver }
+        var path = ""
+        for component in components[index...] {
+            if !path.isEmpty { path += "." }
+            switch component {
+            case .key(let key):
+                path += key
+            case .field(let field):
+                path += field.key
+            case .variable(let name):
+                guard case .string(let key) = try variable(name, bindings) else {
+                    throw EvaluationError(
+                        .typeMismatch, "the variable $\(name) is used as a key, so it must hold a string")
+                }
+                path += key
+            }
+        }
+        return try KeyValueAccess.value(forKeyPath: Substring(path), of: receiver)
+    }
+
+    /// `$name`: missing is an error, `null` reads as `nil` (SPEC §4.9.7).
+    private func variable(_ name: String, _ bindings: [String: Value]) throws(EvaluationError) -> Value {
+        guard let value = bindings[name] else {
+            throw EvaluationError(.unboundVariable, "the variable $\(name) has no value")
+        }
+        return value == .null ? .nil : value
+    }
+}

@@ -1,0 +1,243 @@
+import PredicateSyntax
+import PredicateValue
+
+/// Prepares a rule against the schema of what it will run on: every key read from an object whose
+/// schema is known statically becomes a ``KeyComponent/field(_:)``, read by slot at run time
+/// rather than looked up by name (syntax tree → bound tree).
+///
+/// Binding never changes a rule's meaning: a field is only used when the receiver really has the
+/// expected schema, and keys that cannot be resolved (unknown keys, dictionaries, keys containing
+/// dots) stay keys, with their run-time behaviour, errors included.
+///
+/// ```swift
+/// let context = ValueType.record(["fileproviderItems": .array(.object(SchemaReference(FileProviderItem.schema)))])
+/// let bound = Binder.bind(rule, selfType: context)
+/// ```
+public enum Binder {
+    /// Binds `predicate`, with `selfType` the type of `SELF` and `variables` the types of the
+    /// bindings it will be evaluated with.
+    public static func bind(
+        _ predicate: Predicate, selfType: ValueType, variables: [String: ValueType] = [:]
+    ) -> Predicate {
+        var binder = Walk(selfType: selfType)
+        return binder.bind(predicate, variables)
+    }
+
+    /// Binds a standalone expression.
+    public static func bind(
+        _ expression: Expression, selfType: ValueType, variables: [String: ValueType] = [:]
+    ) -> Expression {
+        var binder = Walk(selfType: selfType)
+        return binder.bind(expression, variables).expression
+    }
+
+    /// How many keys of `predicate` are bound to fields (for tests and tools).
+    public static func boundFieldCount(_ predicate: Predicate) -> Int {
+        var count = 0
+        predicate.forEachKeyPath { components in
+            for component in components { if case .field = component { count += 1 } }
+        }
+        return count
+    }
+
+    private struct Walk {
+        let selfType: ValueType
+
+        mutating func bind(_ predicate: Predicate, _ variables: [String: ValueType]) -> Predicate {
+            let kind: PredicateKind
+            switch predicate.kind {
+            case .constant:
+                return predicate
+            case .not(let operand):
+                kind = .not(bind(operand, variables))
+            case .and(let operands):
+                kind = .and(operands.map { bind($0, variables) })
+            case .or(let operands):
+                kind = .or(operands.map { bind($0, variables) })
+            case .comparison(var comparison):
+                comparison.lhs = bind(comparison.lhs, variables).expression
+                comparison.rhs = bind(comparison.rhs, variables).expression
+                kind = .comparison(comparison)
+            }
+            return Predicate(kind, range: predicate.range)
+        }
+
+        mutating func bind(
+            _ expression: Expression, _ variables: [String: ValueType]
+        ) -> (expression: Expression, type: ValueType) {
+            func rebuilt(_ kind: ExpressionKind, _ type: ValueType = .any) -> (expression: Expression, type: ValueType)
+            {
+                (Expression(kind, range: expression.range), type)
+            }
+            switch expression.kind {
+            case .constant(let value):
+                return (expression, Binder.type(of: value))
+            case .evaluatedObject:
+                return (expression, selfType)
+            case .variable(let name):
+                return (expression, variables[name] ?? .any)
+            case .anyKey:
+                return (expression, .any)
+            case .keyPath(let base, let components):
+                let (boundBase, baseType) = bind(base, variables)
+                var type = baseType
+                var bound: [KeyComponent] = []
+                var resolving = true
+                for component in components {
+                    guard resolving, case .key(let key) = component, !key.contains("."), !key.hasPrefix("@"),
+                        case .object(let reference) = type.unwrapped, let slot = reference.schema.slot(forKey: key)
+                    else {
+                        // Past a dictionary or an unknown key, evaluation reads by path; stop here.
+                        resolving = false
+                        bound.append(component)
+                        continue
+                    }
+                    bound.append(.field(FieldReference(key: key, slot: slot, schema: reference)))
+                    type = reference.schema.fields[slot].type
+                }
+                if !resolving { type = Binder.pathType(baseType, components) }
+                return rebuilt(.keyPath(base: boundBase, components: bound), type)
+            case .function(let selector, let arguments):
+                return rebuilt(.function(selector, arguments.map { bind($0, variables).expression }))
+            case .invoke(let receiver, let selector, let arguments):
+                return rebuilt(
+                    .invoke(
+                        receiver: bind(receiver, variables).expression, selector: selector,
+                        arguments: arguments.map { bind($0, variables).expression }))
+            case .aggregate(let elements):
+                return rebuilt(.aggregate(elements.map { bind($0, variables).expression }), .array(.any))
+            case .index(let base, let spec):
+                let (boundBase, baseType) = bind(base, variables)
+                var boundSpec = spec
+                if case .expression(let index) = spec { boundSpec = .expression(bind(index, variables).expression) }
+                var elementType = ValueType.any
+                if case .array(let element) = baseType.unwrapped { elementType = element }
+                return rebuilt(.index(boundBase, boundSpec), spec == .size ? .integer : elementType)
+            case .subquery(let collection, let variable, let predicate):
+                let (boundCollection, collectionType) = bind(collection, variables)
+                var inner = variables
+                var elementType = ValueType.any
+                if case .array(let element) = collectionType.unwrapped { elementType = element }
+                inner[variable] = elementType
+                let boundPredicate = bind(predicate, inner)
+                return rebuilt(
+                    .subquery(collection: boundCollection, variable: variable, predicate: boundPredicate),
+                    .array(elementType))
+            case .ternary(let condition, let whenTrue, let whenFalse):
+                return rebuilt(
+                    .ternary(
+                        bind(condition, variables), bind(whenTrue, variables).expression,
+                        bind(whenFalse, variables).expression))
+            case .cast(let value, let type):
+                return rebuilt(.cast(bind(value, variables).expression, bind(type, variables).expression))
+            case .assignment(let name, let value):
+                let (boundValue, type) = bind(value, variables)
+                return rebuilt(.assignment(variable: name, boundValue), type)
+            case .setOperation(let op, let lhs, let rhs):
+                return rebuilt(
+                    .setOperation(op, bind(lhs, variables).expression, bind(rhs, variables).expression), .array(.any))
+            }
+        }
+    }
+
+    /// The static type of a constant.
+    static func type(of value: Value) -> ValueType {
+        switch value {
+        case .bool: return .bool
+        case .int, .uint: return .integer
+        case .double, .decimal: return .number
+        case .string: return .string
+        case .date: return .date
+        case .data: return .data
+        case .array, .set: return .array(.any)
+        case .dictionary: return .dictionary(.any)
+        case .object(let object): return .object(SchemaReference(object.schema))
+        case .nil, .null: return .any
+        }
+    }
+
+    /// The type of `base.components` read by path: known for a record's keys and arrays of them.
+    static func pathType(_ base: ValueType, _ components: [KeyComponent]) -> ValueType {
+        var type = base
+        for component in components {
+            guard let key = component.key else { return .any }
+            switch type.unwrapped {
+            case .record(let fields):
+                guard let field = fields[key] else { return .any }
+                type = field
+            case .dictionary(let values):
+                type = .optional(values)
+            case .object(let reference):
+                guard let slot = reference.schema.slot(forKey: key) else { return .any }
+                type = reference.schema.fields[slot].type
+            case .array(let element):
+                if key == "@count" { return .integer }
+                guard case .object(let reference) = element.unwrapped, let slot = reference.schema.slot(forKey: key)
+                else { return .array(.any) }
+                type = .array(reference.schema.fields[slot].type)
+            default:
+                return .any
+            }
+        }
+        return type
+    }
+}
+
+extension ValueType {
+    /// The type without its optional wrapper.
+    public var unwrapped: ValueType {
+        if case .optional(let wrapped) = self { return wrapped.unwrapped }
+        return self
+    }
+}
+
+extension Predicate {
+    /// Calls `body` with the components of every key path in the predicate, in source order.
+    public func forEachKeyPath(_ body: ([KeyComponent]) -> Void) {
+        switch kind {
+        case .constant: return
+        case .not(let operand): operand.forEachKeyPath(body)
+        case .and(let operands), .or(let operands):
+            for operand in operands { operand.forEachKeyPath(body) }
+        case .comparison(let comparison):
+            comparison.lhs.forEachKeyPath(body)
+            comparison.rhs.forEachKeyPath(body)
+        }
+    }
+}
+
+extension Expression {
+    /// Calls `body` with the components of every key path in the expression, in source order.
+    public func forEachKeyPath(_ body: ([KeyComponent]) -> Void) {
+        switch kind {
+        case .constant, .evaluatedObject, .variable, .anyKey:
+            return
+        case .keyPath(let base, let components):
+            base.forEachKeyPath(body)
+            body(components)
+        case .function(_, let arguments), .aggregate(let arguments):
+            for argument in arguments { argument.forEachKeyPath(body) }
+        case .invoke(let receiver, _, let arguments):
+            receiver.forEachKeyPath(body)
+            for argument in arguments { argument.forEachKeyPath(body) }
+        case .index(let base, let spec):
+            base.forEachKeyPath(body)
+            if case .expression(let index) = spec { index.forEachKeyPath(body) }
+        case .subquery(let collection, _, let predicate):
+            collection.forEachKeyPath(body)
+            predicate.forEachKeyPath(body)
+        case .ternary(let condition, let whenTrue, let whenFalse):
+            condition.forEachKeyPath(body)
+            whenTrue.forEachKeyPath(body)
+            whenFalse.forEachKeyPath(body)
+        case .cast(let value, let type):
+            value.forEachKeyPath(body)
+            type.forEachKeyPath(body)
+        case .assignment(_, let value):
+            value.forEachKeyPath(body)
+        case .setOperation(_, let lhs, let rhs):
+            lhs.forEachKeyPath(body)
+            rhs.forEachKeyPath(body)
+        }
+    }
+}

@@ -1,0 +1,165 @@
+import PredicateSyntax
+import PredicateValue
+
+/// The comparison operators with their quantifiers (SPEC §4.3): what `lhs op[options] rhs`
+/// means once both operands are evaluated. Both engines call this, so they cannot disagree.
+public enum ComparisonOperators {
+    /// Applies `op` to evaluated operands under `quantifier`.
+    ///
+    /// Both operands are first normalised (`null` becomes `nil`); a quantifier then loops over
+    /// the left collection, whose elements are passed as they are (SPEC §4.3.1–§4.3.2).
+    public static func evaluate(
+        _ op: ComparisonOperator, _ lhs: Value, _ rhs: Value, quantifier: Quantifier, options: ComparisonOptions,
+        environment: EvaluationEnvironment
+    ) throws(EvaluationError) -> Bool {
+        let left = lhs == .null ? Value.nil : lhs
+        let right = rhs == .null ? Value.nil : rhs
+        switch quantifier {
+        case .direct:
+            return try primitive(op, left, right, options: options, environment: environment)
+        case .any:
+            if left == .nil { return false }
+            for element in try quantified(left) {
+                if try primitive(op, element, right, options: options, environment: environment) { return true }
+            }
+            return false
+        case .all:
+            if left == .nil { return true }
+            for element in try quantified(left) {
+                if !(try primitive(op, element, right, options: options, environment: environment)) { return false }
+            }
+            return true
+        }
+    }
+
+    private static func quantified(_ value: Value) throws(EvaluationError) -> [Value] {
+        switch value {
+        case .array(let elements), .set(let elements): return elements
+        default:
+            throw EvaluationError(
+                .notACollection,
+                "the left operand of ANY, ALL or NONE must be an array or a set, got \(ValueComparison.describe(value))"
+            )
+        }
+    }
+
+    /// One comparison without a quantifier (SPEC §4.3.3).
+    public static func primitive(
+        _ op: ComparisonOperator, _ lhs: Value, _ rhs: Value, options: ComparisonOptions,
+        environment: EvaluationEnvironment
+    ) throws(EvaluationError) -> Bool {
+        switch op {
+        case .equal:
+            return equal(lhs, rhs, options: options)
+        case .notEqual:
+            return !equal(lhs, rhs, options: options)
+        case .less, .greater:
+            if lhs == .nil || rhs == .nil { return false }
+            let order = try ordering(lhs, rhs, options: options)
+            return op == .less ? order == .ascending : order == .descending
+        case .lessOrEqual, .greaterOrEqual:
+            if lhs == .nil || rhs == .nil { return lhs == .nil && rhs == .nil }
+            let order = try ordering(lhs, rhs, options: options)
+            return op == .lessOrEqual ? order != .descending : order != .ascending
+        case .beginsWith, .endsWith:
+            guard let (text, needle) = try strings(lhs, rhs, op) else { return false }
+            if needle.isEmpty { return false }
+            return op == .beginsWith
+                ? StringOperators.hasPrefix(text, needle, options: options)
+                : StringOperators.hasSuffix(text, needle, options: options)
+        case .contains:
+            return try membership(container: lhs, element: rhs, options: options)
+        case .in:
+            return try membership(container: rhs, element: lhs, options: options)
+        case .between:
+            return try between(lhs, rhs)
+        case .like:
+            guard let (text, pattern) = try strings(lhs, rhs, op) else { return false }
+            if pattern.isEmpty { return false }
+            return try environment.patterns.like(pattern, options: options).matches(text)
+        case .matches:
+            guard let (text, pattern) = try strings(lhs, rhs, op) else { return false }
+            if pattern.isEmpty { return false }
+            return try environment.patterns.regularExpression(pattern, options: options).matches(text)
+        case .utiConformsTo:
+            return try utiConformsTo(
+                lhs, rhs, registry: environment.uniformTypes, lenient: environment.lenientTypeObjects)
+        case .utiEquals:
+            return try utiEquals(lhs, rhs, lenient: environment.lenientTypeObjects)
+        case .tokenMatches:
+            throw EvaluationError(
+                .unsupported, "TOKENMATCHES is only supported by Core Data and cannot be evaluated here")
+        }
+    }
+
+    /// `==` with its nil rules; options apply only when both operands are strings (SPEC §4.5.1).
+    static func equal(_ lhs: Value, _ rhs: Value, options: ComparisonOptions) -> Bool {
+        if lhs == .nil || rhs == .nil { return lhs == .nil && rhs == .nil }
+        if !options.isEmpty, case .string(let a) = lhs, case .string(let b) = rhs {
+            return StringOperators.equals(a, b, options: options)
+        }
+        return ValueComparison.isEqual(lhs, rhs)
+    }
+
+    private static func ordering(
+        _ lhs: Value, _ rhs: Value, options: ComparisonOptions
+    ) throws(EvaluationError) -> Ordering {
+        if !options.isEmpty, case .string(let a) = lhs, case .string(let b) = rhs {
+            return Ordering(rawValue: StringOperators.compare(a, b, options: options).rawValue) ?? .same
+        }
+        return try ValueComparison.compare(lhs, rhs)
+    }
+
+    /// Both operands of a string operator: `nil` when either is nil (the result is then false).
+    private static func strings(
+        _ lhs: Value, _ rhs: Value, _ op: ComparisonOperator
+    ) throws(EvaluationError) -> (String, String)? {
+        if lhs == .nil || rhs == .nil { return nil }
+        guard case .string(let a) = lhs, case .string(let b) = rhs else {
+            let culprit = lhs.stringValue == nil ? lhs : rhs
+            throw EvaluationError(
+                .typeMismatch, "\(op.rawValue) needs strings, got \(ValueComparison.describe(culprit))")
+        }
+        return (a, b)
+    }
+
+    /// `CONTAINS` and `IN` (SPEC §4.3.3): substring for strings, membership for collections
+    /// (options ignored), value membership for dictionaries.
+    private static func membership(
+        container: Value, element: Value, options: ComparisonOptions
+    ) throws(EvaluationError) -> Bool {
+        if container == .nil || element == .nil { return false }
+        switch container {
+        case .string(let text):
+            guard case .string(let needle) = element else {
+                throw EvaluationError(
+                    .typeMismatch,
+                    "cannot look for \(ValueComparison.describe(element)) in a string: it is not a string")
+            }
+            return !needle.isEmpty && StringOperators.contains(text, needle, options: options)
+        case .array(let elements), .set(let elements):
+            return elements.contains { ValueComparison.isEqual($0, element) }
+        case .dictionary(let entries):
+            return entries.values.contains { ValueComparison.isEqual($0, element) }
+        default:
+            throw EvaluationError(
+                .notACollection,
+                "IN and CONTAINS need a collection or a string, got \(ValueComparison.describe(container))")
+        }
+    }
+
+    /// `x BETWEEN {lo, hi}`: inclusive, bounds in either order (SPEC §4.6.1).
+    private static func between(_ value: Value, _ range: Value) throws(EvaluationError) -> Bool {
+        if value == .nil || range == .nil { return false }
+        guard case .array(let bounds) = range, bounds.count == 2 else {
+            throw EvaluationError(
+                .invalidArgument,
+                "BETWEEN needs an array of exactly two bounds, as in {1, 10}, got \(ValueComparison.describe(range))")
+        }
+        var low = bounds[0]
+        var high = bounds[1]
+        if try ValueComparison.compare(low, high) == .descending { swap(&low, &high) }
+        guard try ValueComparison.compare(low, value) != .descending else { return false }
+        return try ValueComparison.compare(value, high) != .descending
+    }
+}

@@ -1,0 +1,265 @@
+import Foundation
+import PredicateValue
+
+/// Apple's key-value coding, as far as the language depends on it (SPEC §4.2).
+public enum KeyValueAccess {
+    // MARK: - valueForKeyPath
+
+    /// `valueForKeyPath:` on `receiver` with the dotted `path` (SPEC §4.2.2).
+    ///
+    /// Dictionaries first try the whole remaining path as one key, so `userInfo.com.example.bit`
+    /// finds the entry `com.example.bit`; arrays and sets map the path over their elements; a
+    /// `nil` anywhere yields `nil`.
+    public static func value(forKeyPath path: Substring, of receiver: Value) throws(EvaluationError) -> Value {
+        let dot = path.firstIndex(of: ".")
+        switch receiver {
+        case .nil:
+            return .nil
+        case .array, .set:
+            if path.hasPrefix("@") {
+                guard let dot else { return try value(forKey: path, of: receiver) }
+                let op = path[path.index(after: path.startIndex)..<dot]
+                return try collectionOperator(op, rest: path[path.index(after: dot)...], of: receiver)
+            }
+        case .dictionary(let entries):
+            if path.hasPrefix("@") {
+                if dot != nil {
+                    throw EvaluationError(
+                        .unknownKey, "a dictionary does not support the collection operator in '\(path)'")
+                }
+                return try value(forKey: path, of: receiver)
+            }
+            if dot != nil, let whole = entries[String(path)], whole != .nil { return whole }
+        default:
+            break
+        }
+        guard let dot else { return try value(forKey: path, of: receiver) }
+        let head = try value(forKey: path[..<dot], of: receiver)
+        return try value(forKeyPath: path[path.index(after: dot)...], of: head)
+    }
+
+    // MARK: - valueForKey
+
+    /// `valueForKey:` on `receiver` (SPEC §4.2.1).
+    public static func value(forKey key: Substring, of receiver: Value) throws(EvaluationError) -> Value {
+        switch receiver {
+        case .nil:
+            return .nil
+        case .dictionary(let entries):
+            if key.hasPrefix("@") { return try dictionaryProperty(key.dropFirst(), of: entries) }
+            return entries[String(key)] ?? .nil
+        case .array(let elements):
+            if key.hasPrefix("@") { return try collectionProperty(key.dropFirst(), of: elements) }
+            return .array(
+                try elements.map { element throws(EvaluationError) in
+                    try value(forKey: key, of: element).asCollectionElement
+                })
+        case .set(let elements):
+            if key.hasPrefix("@") { return try collectionProperty(key.dropFirst(), of: elements) }
+            var mapped: [Value] = []
+            for element in elements {
+                let result = try value(forKey: key, of: element).asCollectionElement
+                if !mapped.contains(where: { ValueComparison.isEqual($0, result) }) { mapped.append(result) }
+            }
+            return .set(mapped)
+        case .null:
+            throw EvaluationError(
+                .unknownKey,
+                "cannot read '\(key)' of null (a missing value inside a collection); use SUBQUERY to skip missing values"
+            )
+        case .object(let object):
+            if key == "self" { return receiver }
+            guard let result = object.value(forKey: String(key)) else {
+                throw EvaluationError(
+                    .unknownKey, unknownKeyMessage(key, typeName: object.schema.typeName, known: object.schema.keys))
+            }
+            return result
+        default:
+            if key == "self" { return receiver }
+            if let result = try virtualKey(key, of: receiver) { return result }
+            throw EvaluationError(.unknownKey, "\(ValueComparison.describe(receiver)) has no key '\(key)'")
+        }
+    }
+
+    /// "`FileProviderItem` has no key 'uploadded'; did you mean 'uploaded'?"
+    static func unknownKeyMessage(_ key: Substring, typeName: String, known: [String]) -> String {
+        let lowered = key.lowercased()
+        let suggestion = known.min { editDistance(lowered, $0.lowercased()) < editDistance(lowered, $1.lowercased()) }
+        if let suggestion, editDistance(lowered, suggestion.lowercased()) <= max(1, key.count / 3) {
+            return "\(typeName) has no key '\(key)'; did you mean '\(suggestion)'?"
+        }
+        return "\(typeName) has no key '\(key)'"
+    }
+
+    /// `@count`, `@allKeys`, `@allValues` on a dictionary.
+    private static func dictionaryProperty(
+        _ name: Substring, of entries: [String: Value]
+    ) throws(EvaluationError) -> Value {
+        switch name {
+        case "count": return .int(Int64(entries.count))
+        case "allKeys": return .array(entries.keys.sorted().map { .string($0) })
+        case "allValues": return .array(entries.keys.sorted().map { entries[$0] ?? .nil })
+        default: throw EvaluationError(.unknownKey, "a dictionary has no key '@\(name)'")
+        }
+    }
+
+    /// `@count`, `@firstObject`, `@lastObject` on an array or a set.
+    private static func collectionProperty(_ name: Substring, of elements: [Value]) throws(EvaluationError) -> Value {
+        switch name {
+        case "count": return .int(Int64(elements.count))
+        case "firstObject": return elements.first ?? .nil
+        case "lastObject": return elements.last ?? .nil
+        default:
+            throw EvaluationError(
+                .unknownKey, "the collection operator '@\(name)' needs a key path after it, as in @\(name).price")
+        }
+    }
+
+    // MARK: - Collection operators
+
+    /// `receiver.@op.rest` (SPEC §4.2.5).
+    private static func collectionOperator(
+        _ op: Substring, rest: Substring, of receiver: Value
+    ) throws(EvaluationError) -> Value {
+        let elements: [Value]
+        switch receiver {
+        case .array(let values), .set(let values): elements = values
+        default: return .nil
+        }
+        if op == "count" { return .int(Int64(elements.count)) }
+        var results: [Value] = []
+        for element in elements {
+            let result = try value(forKeyPath: rest, of: element)
+            if result != .nil { results.append(result) }
+        }
+        switch op {
+        case "sum", "avg":
+            var total = Decimal(0)
+            for result in results {
+                guard let number = Number(result) else {
+                    throw EvaluationError(
+                        .typeMismatch, "@\(op) needs numbers; '\(rest)' gave \(ValueComparison.describe(result))")
+                }
+                total += decimal(number)
+            }
+            if op == "sum" { return .decimal(total) }
+            return elements.isEmpty ? .nil : .decimal(total / Decimal(elements.count))
+        case "min", "max":
+            var best: Value?
+            for result in results {
+                guard let current = best else {
+                    best = result
+                    continue
+                }
+                let order = try ValueComparison.compare(result, current)
+                if (op == "min" && order == .ascending) || (op == "max" && order == .descending) { best = result }
+            }
+            return best ?? .nil
+        case "unionOfObjects":
+            return .array(results)
+        case "distinctUnionOfObjects":
+            return .array(distinct(results))
+        case "unionOfArrays", "distinctUnionOfArrays", "unionOfSets", "distinctUnionOfSets":
+            var joined: [Value] = []
+            for result in results {
+                switch result {
+                case .array(let inner), .set(let inner): joined += inner
+                default:
+                    throw EvaluationError(
+                        .typeMismatch, "@\(op) needs collections; '\(rest)' gave \(ValueComparison.describe(result))")
+                }
+            }
+            return .array(op == "unionOfArrays" ? joined : distinct(joined))
+        default:
+            throw EvaluationError(.unknownKey, "unsupported collection operator '@\(op)'")
+        }
+    }
+
+    private static func decimal(_ number: Number) -> Decimal {
+        switch number {
+        case .signed(let integer): return Decimal(integer)
+        case .unsigned(let integer): return Decimal(integer)
+        case .floating(let double): return Decimal(double)
+        }
+    }
+
+    /// Elements without duplicates (by `isEqual`), in first-occurrence order.
+    static func distinct(_ values: [Value]) -> [Value] {
+        var result: [Value] = []
+        for value in values where !result.contains(where: { ValueComparison.isEqual($0, value) }) {
+            result.append(value)
+        }
+        return result
+    }
+
+    // MARK: - Virtual keys of value types
+
+    /// The zero-argument methods that KVC reaches on strings, numbers, dates and data (SPEC §4.2.6).
+    private static func virtualKey(_ key: Substring, of receiver: Value) throws(EvaluationError) -> Value? {
+        switch receiver {
+        case .string(let text):
+            switch key {
+            case "length": return .uint(UInt64(text.utf16.count))
+            case "uppercaseString": return .string(text.uppercased())
+            case "lowercaseString": return .string(text.lowercased())
+            case "capitalizedString": return .string(text.capitalized)
+            case "pathExtension": return .string((text as NSString).pathExtension)
+            case "lastPathComponent": return .string((text as NSString).lastPathComponent)
+            case "stringByDeletingPathExtension": return .string((text as NSString).deletingPathExtension)
+            case "intValue": return .int(Int64((text as NSString).intValue))
+            case "integerValue", "longLongValue": return .int((text as NSString).longLongValue)
+            case "doubleValue": return .double((text as NSString).doubleValue)
+            case "floatValue": return .double(Double((text as NSString).floatValue))
+            case "boolValue": return .bool((text as NSString).boolValue)
+            case "description": return receiver
+            default: return nil
+            }
+        case .bool, .int, .uint, .double, .decimal:
+            guard let number = Number(receiver) else { return nil }
+            switch key {
+            case "intValue":
+                return .int(Int64(Int32(truncatingIfNeeded: try Arithmetic.bits(receiver, of: String(key)))))
+            case "integerValue", "longLongValue": return .int(try Arithmetic.bits(receiver, of: String(key)))
+            case "doubleValue", "floatValue": return .double(number.doubleValue)
+            case "boolValue": return .bool(number.doubleValue != 0)
+            case "stringValue", "description": return .string(Cast.text(of: receiver))
+            default: return nil
+            }
+        case .date(let seconds):
+            switch key {
+            case "timeIntervalSinceReferenceDate": return .double(seconds)
+            case "timeIntervalSince1970": return .double(seconds + Date.timeIntervalBetween1970AndReferenceDate)
+            case "description": return .string(Cast.text(of: receiver))
+            default: return nil
+            }
+        case .data(let bytes):
+            return key == "length" ? .uint(UInt64(bytes.count)) : nil
+        default:
+            return nil
+        }
+    }
+}
+
+extension Value {
+    /// A value as a collection stores it: `nil` becomes `null` (SPEC §4.2.4, §4.9.5).
+    public var asCollectionElement: Value { self == .nil ? .null : self }
+}
+
+/// Levenshtein distance over UTF-8 bytes, for did-you-mean suggestions.
+func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a.utf8)
+    let b = Array(b.utf8)
+    guard !a.isEmpty else { return b.count }
+    guard !b.isEmpty else { return a.count }
+    var previous = Array(0...b.count)
+    var current = previous
+    for i in 1...a.count {
+        current[0] = i
+        for j in 1...b.count {
+            current[j] = Swift.min(
+                previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+        }
+        swap(&previous, &current)
+    }
+    return previous[b.count]
+}

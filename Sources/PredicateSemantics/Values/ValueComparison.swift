@@ -1,0 +1,94 @@
+import Foundation
+import PredicateValue
+
+/// Equality and ordering of values as the language defines them (SPEC §4.4): Apple's `isEqual:`
+/// and `compare:`.
+public enum ValueComparison {
+    /// Apple's `isEqual:` (SPEC §4.4.1). Numbers compare by value across kinds (`1 == 1.0`,
+    /// `TRUE == 1`); strings by UTF-16 code units with no normalisation; collections element by
+    /// element; values of different kinds are unequal (`"1" == 1` is false).
+    public static func isEqual(_ lhs: Value, _ rhs: Value) -> Bool {
+        if let a = Number(lhs), let b = Number(rhs) { return Number.compare(a, b) == .same }
+        switch (lhs, rhs) {
+        case (.nil, .nil), (.null, .null):
+            return true
+        case (.string(let a), .string(let b)):
+            return a.utf16.elementsEqual(b.utf16)
+        case (.date(let a), .date(let b)):
+            return a == b
+        case (.data(let a), .data(let b)):
+            return a == b
+        case (.array(let a), .array(let b)):
+            return a.count == b.count && zip(a, b).allSatisfy { isEqual($0, $1) }
+        case (.set(let a), .set(let b)):
+            return a.count == b.count && a.allSatisfy { element in b.contains { isEqual(element, $0) } }
+        case (.dictionary(let a), .dictionary(let b)):
+            return a.count == b.count
+                && a.allSatisfy { key, value in b[key].map { isEqual(value, $0) } ?? false }
+        case (.object(let a), .object(let b)):
+            return a.isEqual(to: b)
+        default:
+            return false
+        }
+    }
+
+    /// Apple's `compare:` (SPEC §4.4.2): numbers by value, strings by UTF-16 code unit after
+    /// canonical decomposition, dates chronologically. Anything else cannot be ordered.
+    ///
+    /// - Throws: `typeMismatch` for values that cannot be ordered against each other (a string
+    ///   and a number, `null`, collections).
+    public static func compare(_ lhs: Value, _ rhs: Value) throws(EvaluationError) -> Ordering {
+        if let a = Number(lhs), let b = Number(rhs) { return Number.compare(a, b) }
+        switch (lhs, rhs) {
+        case (.string(let a), .string(let b)):
+            return compareStrings(a, b)
+        case (.date(let a), .date(let b)):
+            return Ordering(a, b)
+        default:
+            throw EvaluationError(
+                .typeMismatch, "cannot order \(describe(lhs)) against \(describe(rhs))")
+        }
+    }
+
+    /// Strings in Apple's `compare:` order: canonically equivalent strings are the same, and
+    /// otherwise UTF-16 code units decide (SPEC §4.4.2, §9 item 24).
+    static func compareStrings(_ lhs: String, _ rhs: String) -> Ordering {
+        if lhs.utf8.allSatisfy({ $0 < 0x80 }), rhs.utf8.allSatisfy({ $0 < 0x80 }) {
+            return lexicographic(lhs.utf8, rhs.utf8)
+        }
+        return lexicographic(
+            lhs.decomposedStringWithCanonicalMapping.utf16, rhs.decomposedStringWithCanonicalMapping.utf16)
+    }
+
+    private static func lexicographic<C: Collection>(_ lhs: C, _ rhs: C) -> Ordering
+    where C.Element: Comparable {
+        var left = lhs.makeIterator()
+        var right = rhs.makeIterator()
+        while true {
+            switch (left.next(), right.next()) {
+            case (nil, nil): return .same
+            case (nil, _): return .ascending
+            case (_, nil): return .descending
+            case (let a?, let b?) where a != b: return a < b ? .ascending : .descending
+            default: continue
+            }
+        }
+    }
+
+    /// A value as messages name it: its kind, and a short rendering of small values.
+    public static func describe(_ value: Value) -> String {
+        switch value {
+        case .nil: return "nil"
+        case .null: return "null"
+        case .bool(let flag): return "the boolean \(flag ? "YES" : "NO")"
+        case .int(let number): return "the number \(number)"
+        case .uint(let number): return "the number \(number)"
+        case .double(let number): return "the number \(number)"
+        case .decimal(let number): return "the number \(number)"
+        case .string(let text):
+            let shown = text.count <= 40 ? text : text.prefix(37) + "..."
+            return "the string \"\(shown)\""
+        default: return "a value of kind \(value.kindName)"
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import PredicateInterpreter
+import PredicateSemantics
+import PredicateSyntax
+import PredicateValue
+import Testing
+
+/// The conformance suite through the reference interpreter.
+@Suite struct InterpreterConformanceTests {
+    @Test(arguments: ConformanceFiles.all)
+    func interpreter(_ testCase: ConformanceCase) {
+        testCase.check(InterpreterConformanceTests.run(testCase), engine: "interpreter")
+    }
+
+    static func run(_ testCase: ConformanceCase) -> ConformanceOutcome {
+        let interpreter = Interpreter()
+        do {
+            if testCase.isExpression {
+                let expression = try PredicateParser.parseExpression(testCase.rule, arguments: testCase.arguments)
+                return .value(
+                    try interpreter.evaluate(expression.expression, on: testCase.object, variables: testCase.variables))
+            }
+            let predicate = try PredicateParser.parsePredicate(testCase.rule, arguments: testCase.arguments)
+            return .result(
+                try interpreter.evaluate(predicate.predicate, on: testCase.object, variables: testCase.variables))
+        } catch let error as Diagnostic {
+            return .parseError(error)
+        } catch let error as EvaluationError {
+            return .error(error)
+        } catch {
+            return .error(EvaluationError(.unsupported, "unexpected error \(error)"))
+        }
+    }
+}
