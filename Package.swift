@@ -21,7 +21,9 @@ let package = Package(
         .target(
             name: "PredicateInterpreter", dependencies: ["PredicateValue", "PredicateSyntax", "PredicateSemantics"]),
         .target(name: "PredicateFileProvider", dependencies: ["PredicateValue", "PredicateSemantics"]),
-        .target(name: "PredicateCommandLine", dependencies: ["PredicateValue", "PredicateSyntax"]),
+        .target(
+            name: "PredicateCommandLine",
+            dependencies: ["PredicateValue", "PredicateSyntax", "PredicateSemantics", "PredicateInterpreter"]),
         .executableTarget(name: "predicate", dependencies: ["PredicateCommandLine"]),
         .executableTarget(
             name: "predicate-bench",

@@ -1,3 +1,5 @@
+import PredicateInterpreter
+import PredicateSemantics
 import PredicateSyntax
 import PredicateValue
 
@@ -8,6 +10,19 @@ import PredicateValue
 /// that cannot be ordered, …); the error's description becomes the reported message.
 public typealias PredicateEvaluator =
     @Sendable (_ predicate: Predicate, _ object: Value, _ variables: [String: Value]) throws -> Bool
+
+/// An evaluation failure as a diagnostic: `line:column: error: message` with a caret under the
+/// failing sub-expression when the evaluator reported where it failed.
+func evaluationDiagnostic(_ error: any Error, source: String) -> Diagnostic {
+    let range = (error as? EvaluationError)?.range ?? SourceRange(0, source.utf8.count)
+    let message = (error as? EvaluationError)?.message ?? String(describing: error)
+    return Diagnostic(.evaluationFailed(message), range: range, source: source)
+}
+
+/// The reference interpreter as the tool's evaluator.
+public let interpreterEvaluator: PredicateEvaluator = { predicate, object, variables in
+    try Interpreter().evaluate(predicate, on: object, variables: variables)
+}
 
 /// What a run of the tool produced, for runs with in-memory streams.
 public struct CommandLineResult: Hashable, Sendable {
@@ -54,7 +69,7 @@ public struct CommandLineTool: Sendable {
     }
 
     /// Runs the tool as the `predicate` process: real standard streams, colour when standard
-    /// error is a terminal and `NO_COLOR` is unset, no evaluator.
+    /// error is a terminal and `NO_COLOR` is unset, the reference interpreter as evaluator.
     ///
     /// - Parameter arguments: The command-line arguments without the program name.
     /// - Returns: The exit code.
@@ -63,7 +78,7 @@ public struct CommandLineTool: Sendable {
         var input = FileDescriptorInput(descriptor: 0)
         var output = FileDescriptorOutput(descriptor: 1)
         var errorOutput = FileDescriptorOutput(descriptor: 2, bufferSize: 0)
-        return CommandLineTool(colorDiagnostics: colored)
+        return CommandLineTool(evaluator: interpreterEvaluator, colorDiagnostics: colored)
             .run(arguments: arguments, input: &input, output: &output, errorOutput: &errorOutput)
     }
 
@@ -246,7 +261,7 @@ struct Session<Input: CommandLineInput, Output: CommandLineOutput, ErrorOutput: 
             output.write(result ? "true\n" : "false\n")
             return result ? 0 : 1
         } catch {
-            errorOutput.write("predicate: error: evaluation failed: \(error)\n")
+            report([evaluationDiagnostic(error, source: rule)])
             return 2
         }
     }

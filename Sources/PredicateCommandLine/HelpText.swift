@@ -28,7 +28,7 @@ enum HelpText {
 
         SUBCOMMANDS
           format <rule>      Parse a rule and print its canonical form.
-          eval <rule>        Evaluate a rule against an object (no evaluator in this build yet).
+          eval <rule>        Evaluate a rule against an object (with the reference interpreter).
           eval --jsonl       Run test cases given as JSON Lines on standard input, one result
                              line per input line.
           help [subcommand]  Show this help, or a subcommand's (same as <subcommand> --help).
@@ -79,9 +79,9 @@ enum HelpText {
         SINGLE RULE
           Parses <rule> and evaluates it against the object read as JSON from FILE (or from
           standard input for -; no --object means the nil object). Prints true or false.
-          Exit code: 0 true, 1 false, 2 parse, input or evaluation error.
-          This build has no evaluator yet: after checking the rule and the inputs, eval reports
-          that evaluation is not available and exits 2. It never prints a made-up result.
+          Exit code: 0 true, 1 false, 2 parse, input or evaluation error. An evaluation error
+          (an unknown key, values that cannot be ordered, ...) is reported like a syntax error,
+          with a caret under the sub-expression that failed.
 
         JSON LINES (--jsonl)
           Reads standard input as JSON Lines, one test case per line:
@@ -106,10 +106,11 @@ enum HelpText {
                        written); null if missing or if the line is not a JSON object.
             parsed     Whether the predicate parsed.
             format     The canonical format string of the parsed predicate, or null.
-            result     The evaluation result. Always null in this build: there is no evaluator
-                       yet.
+            result     The evaluation result (the reference interpreter's), or null when the
+                       line has an error.
             error      null, or why the line has no result:
-                         line:column: error: message   the predicate does not parse
+                         line:column: error: message   the predicate does not parse, or its
+                                                       evaluation failed at that position
                          invalid JSON: line:column: ... the line is not JSON
                          expected a JSON object, ...    the line is JSON but not an object
                          missing key 'predicate', 'args' must be an array, ...

@@ -1,3 +1,4 @@
+import PredicateSemantics
 import PredicateSyntax
 import PredicateValue
 
@@ -151,7 +152,11 @@ struct JSONLinesProcessor {
             let result = try evaluator(parsed.predicate, testCase.object, testCase.variables)
             return Self.resultLine(id: id, parsed: true, format: format, result: result)
         } catch {
-            return Self.resultLine(id: id, parsed: true, format: format, error: String(describing: error))
+            // The language's own errors point into the rule; anything else is passed on as it is.
+            let message =
+                error is EvaluationError
+                ? evaluationDiagnostic(error, source: testCase.predicate).description : String(describing: error)
+            return Self.resultLine(id: id, parsed: true, format: format, error: message)
         }
     }
 

@@ -29,6 +29,20 @@ public struct Interpreter: Sendable {
         return try walk.evaluate(predicate, variables)
     }
 
+    /// Evaluates `predicate` under the activation-rule policy (SPEC §4.10.3): an evaluation error
+    /// means "not satisfied" (the action stays hidden), and `onError` hears about it.
+    public func isSatisfied(
+        _ predicate: Predicate, by object: Value, variables: [String: Value] = [:],
+        onError: (EvaluationError) -> Void = { _ in }
+    ) -> Bool {
+        do {
+            return try evaluate(predicate, on: object, variables: variables)
+        } catch {
+            onError(error)
+            return false
+        }
+    }
+
     /// Evaluates a standalone expression (what `NSExpression(format:)` parses).
     public func evaluate(
         _ expression: Expression, on object: Value, variables: [String: Value] = [:]

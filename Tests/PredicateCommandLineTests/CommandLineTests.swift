@@ -361,7 +361,7 @@ func helpExitsZero(arguments: [String]) {
     for key in keys {
         #expect(help.contains(key), "\(key)")
     }
-    for topic in ["$date", "$data", "$double", "Int64", "UInt64", "blank line", "Always null", "no evaluator"] {
+    for topic in ["$date", "$data", "$double", "Int64", "UInt64", "blank line", "reference interpreter", "caret"] {
         #expect(help.contains(topic), "\(topic)")
     }
 }
@@ -372,4 +372,44 @@ func helpExitsZero(arguments: [String]) {
             #expect(line.count <= 100, "\(line)")
         }
     }
+}
+
+/// The tool as shipped: the reference interpreter fills `result`, and evaluation errors carry the
+/// position of the failing sub-expression.
+@Test func theInterpreterFillsResultsAndPositionsErrors() {
+    let tool = CommandLineTool(evaluator: interpreterEvaluator)
+    let input = """
+        {"id":1,"predicate":"SUBQUERY(fileproviderItems, $i, $i.isUploaded == YES).@count > 0","object":{"fileproviderItems":[{"isUploaded":false},{"isUploaded":true}]}}
+        {"id":2,"predicate":"a < %@","args":["x"],"object":{"a":1}}
+        {"id":3,"predicate":"x BETWEEN {1, 10} AND $v == 'k'","vars":{"v":"k"},"object":{"x":5}}
+        {"id":4,"predicate":"d > CAST(0, 'NSDate')","object":{"d":{"$date":10}}}
+        {"id":5,"predicate":"a == 1 AND missing.x < 'b'","object":{"a":1}}
+
+        """
+    let output = tool.run(arguments: ["eval", "--jsonl"], standardInput: Array(input.utf8)).standardOutput
+    let lines = output.split(separator: "\n").map(String.init)
+    #expect(lines.count == 5)
+    #expect(lines.first?.contains(#""result":true,"error":null"#) == true)
+    #expect(lines.dropFirst().first?.contains(#""result":null,"error":"1:1: error: cannot order the number 1"#) == true)
+    #expect(lines.dropFirst(2).first?.contains(#""result":true"#) == true)
+    #expect(lines.dropFirst(3).first?.contains(#""result":true"#) == true)
+    #expect(lines.dropFirst(4).first?.contains(#""result":false,"error":null"#) == true)
+
+    let single = tool.run(
+        arguments: ["eval", "documentSize * 2 > name", "--object", "-"],
+        standardInput: Array(#"{"documentSize": 4, "name": "x"}"#.utf8))
+    #expect(single.exitCode == 2)
+    #expect(
+        single.standardError == """
+            1:1: error: cannot order the number 8 against the string "x"
+            documentSize * 2 > name
+            ^~~~~~~~~~~~~~~~~~~~~~~
+
+            """)
+    let truth = tool.run(arguments: ["eval", "x > 1", "--object", "-"], standardInput: Array(#"{"x": 2}"#.utf8))
+    #expect(truth.exitCode == 0)
+    #expect(truth.standardOutput == "true\n")
+    let falsity = tool.run(arguments: ["eval", "x > 1", "--object", "-"], standardInput: Array(#"{"x": 0}"#.utf8))
+    #expect(falsity.exitCode == 1)
+    #expect(falsity.standardOutput == "false\n")
 }

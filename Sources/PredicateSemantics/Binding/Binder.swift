@@ -140,6 +140,23 @@ public enum Binder {
         }
     }
 
+    /// The type that describes `value` as precisely as binding can use: objects by their schema,
+    /// dictionaries by their keys, arrays by their elements' common schema.
+    public static func type(describing value: Value) -> ValueType {
+        switch value {
+        case .dictionary(let entries):
+            return .record(entries.mapValues { type(describing: $0) })
+        case .array(let elements), .set(let elements):
+            guard case .object(let first) = elements.first,
+                elements.allSatisfy({ if case .object(let other) = $0 { other.schema === first.schema } else { false } }
+                )
+            else { return .array(.any) }
+            return .array(.object(SchemaReference(first.schema)))
+        default:
+            return type(of: value)
+        }
+    }
+
     /// The static type of a constant.
     static func type(of value: Value) -> ValueType {
         switch value {

@@ -38,6 +38,12 @@ public struct Diagnostic: Error, Hashable, Sendable, CustomStringConvertible {
     /// The message a rule author reads, for example `expected ')' to close '(' at 1:3`.
     public var message: String { kind.message }
 
+    /// Creates a diagnostic about `range` of the rule `source`, for stages after parsing (an
+    /// evaluation error, a checker's finding) that want the same rendering.
+    public init(_ kind: DiagnosticKind, severity: Severity = .error, range: SourceRange, source: String) {
+        self.init(kind, severity: severity, range: range, in: SourceText(source))
+    }
+
     init(_ kind: DiagnosticKind, severity: Severity = .error, range: SourceRange, in source: SourceText) {
         self.kind = kind
         self.severity = severity

@@ -7,6 +7,8 @@ public enum DiagnosticKind: Hashable, Sendable {
     case bareExpression
     /// A comparison was followed by another comparison operator (`a < b < c`).
     case chainedComparison(String)
+    /// Evaluating the rule failed (reported by an engine, with the failing sub-expression).
+    case evaluationFailed(String)
     /// Something other than what the grammar allows here.
     case expected(String, found: String)
     /// A `%`-specifier was not given a value: more specifiers than arguments.
@@ -59,6 +61,8 @@ public enum DiagnosticKind: Hashable, Sendable {
             return "expected a comparison operator: an expression alone is not a predicate (write 'x == YES')"
         case .chainedComparison(let op):
             return "comparisons cannot be chained: '\(op)' after a complete comparison; join them with AND"
+        case .evaluationFailed(let message):
+            return message
         case .expected(let what, let found):
             return "expected \(what), found \(found)"
         case .insufficientArguments(let needed, let given):
