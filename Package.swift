@@ -11,6 +11,8 @@ let package = Package(
         .library(name: "PredicateSemantics", targets: ["PredicateSemantics"]),
         .library(name: "PredicateInterpreter", targets: ["PredicateInterpreter"]),
         .library(name: "PredicateFileProvider", targets: ["PredicateFileProvider"]),
+        .library(name: "PredicateBytecode", targets: ["PredicateBytecode"]),
+        .library(name: "PredicateVM", targets: ["PredicateVM"]),
         .executable(name: "predicate", targets: ["predicate"]),
         .executable(name: "predicate-bench", targets: ["predicate-bench"]),
     ],
@@ -21,6 +23,11 @@ let package = Package(
         .target(
             name: "PredicateInterpreter", dependencies: ["PredicateValue", "PredicateSyntax", "PredicateSemantics"]),
         .target(name: "PredicateFileProvider", dependencies: ["PredicateValue", "PredicateSemantics"]),
+        .target(name: "PredicateBytecode", dependencies: ["PredicateValue", "PredicateSyntax", "PredicateSemantics"]),
+        .target(
+            name: "PredicateVM",
+            dependencies: ["PredicateValue", "PredicateSyntax", "PredicateSemantics", "PredicateBytecode"]
+        ),
         .target(
             name: "PredicateCommandLine",
             dependencies: ["PredicateValue", "PredicateSyntax", "PredicateSemantics", "PredicateInterpreter"]),
@@ -38,7 +45,7 @@ let package = Package(
             name: "ConformanceTests",
             dependencies: [
                 "PredicateInterpreter", "PredicateFileProvider", "PredicateSemantics", "PredicateSyntax",
-                "PredicateValue",
+                "PredicateValue", "PredicateBytecode", "PredicateVM",
             ],
             exclude: ["Cases"]),
         .testTarget(

@@ -111,7 +111,11 @@ private struct Walk {
         case .variable(let name):
             return try variable(name, bindings)
         case .keyPath(let base, let components):
-            return try keyPath(try evaluate(base, &bindings), components, bindings)
+            let receiver = try evaluate(base, &bindings)
+            let bound = bindings
+            return try KeyValueAccess.value(along: components, from: receiver) { name throws(EvaluationError) in
+                try variable(name, bound)
+            }
         case .function(let selector, let arguments):
             var values: [Value] = []
             for argument in arguments { values.append(try evaluate(argument, &bindings)) }
@@ -169,50 +173,6 @@ private struct Walk {
         case .anyKey:
             throw EvaluationError(.unsupported, "ANYKEY is only meaningful to Spotlight and cannot be evaluated here")
         }
-    }
-
-    /// `receiver.components`, with `valueForKeyPath:` semantics (SPEC §4.2.2).
-    ///
-    /// While the receiver is an object, keys are read one at a time (a bound field by its slot);
-    /// from the first dictionary, collection or dotted key on, the rest is read as one dotted path,
-    /// which is where the dictionary "whole remaining path first" rule lives. For an object
-    /// receiver the two are the same: `valueForKeyPath:` splits at the first dot.
-    private func keyPath(
-        _ base: Value, _ components: [KeyComponent], _ bindings: [String: Value]
-    ) throws(EvaluationError) -> Value {
-        var receiver = base
-        var index = components.startIndex
-        stepping: while index < components.endIndex, case .object(let object) = receiver {
-            switch components[index] {
-            case .field(let field) where object.schema === field.schema.schema:
-                receiver = object.value(atSlot: field.slot)
-            case .field(let field):
-                receiver = try KeyValueAccess.value(forKey: Substring(field.key), of: receiver)
-            case .key(let key) where !key.contains("."):
-                receiver = try KeyValueAccess.value(forKey: Substring(key), of: receiver)
-            default:
-                break stepping
-            }
-            index += 1
-        }
-        if receiver == .nil || index == components.endIndex { return receiver }
-        var path = ""
-        for component in components[index...] {
-            if !path.isEmpty { path += "." }
-            switch component {
-            case .key(let key):
-                path += key
-            case .field(let field):
-                path += field.key
-            case .variable(let name):
-                guard case .string(let key) = try variable(name, bindings) else {
-                    throw EvaluationError(
-                        .typeMismatch, "the variable $\(name) is used as a key, so it must hold a string")
-                }
-                path += key
-            }
-        }
-        return try KeyValueAccess.value(forKeyPath: Substring(path), of: receiver)
     }
 
     /// `$name`: missing is an error, `null` reads as `nil` (SPEC §4.9.7).

@@ -1,4 +1,5 @@
 import Foundation
+import PredicateSyntax
 import PredicateValue
 
 /// Apple's key-value coding, as far as the language depends on it (SPEC §4.2).
@@ -36,6 +37,55 @@ public enum KeyValueAccess {
         guard let dot else { return try value(forKey: path, of: receiver) }
         let head = try value(forKey: path[..<dot], of: receiver)
         return try value(forKeyPath: path[path.index(after: dot)...], of: head)
+    }
+
+    // MARK: - Key path expressions
+
+    /// `base.components` as a key-path expression reads it (SPEC §4.2.2–§4.2.3), for every engine.
+    ///
+    /// While the receiver is an object, keys are read one at a time (a bound field by its slot);
+    /// from the first dictionary, collection or dotted key on, the rest is read as one dotted path,
+    /// which is where the dictionary "whole remaining path first" rule lives. For an object
+    /// receiver the two are the same: `valueForKeyPath:` splits at the first dot.
+    ///
+    /// - Parameter variable: The value of a `$variable` component (which must hold a string).
+    public static func value(
+        along components: [KeyComponent], from base: Value,
+        variable: (String) throws(EvaluationError) -> Value
+    ) throws(EvaluationError) -> Value {
+        var receiver = base
+        var index = components.startIndex
+        stepping: while index < components.endIndex, case .object(let object) = receiver {
+            switch components[index] {
+            case .field(let field) where object.schema === field.schema.schema:
+                receiver = object.value(atSlot: field.slot)
+            case .field(let field):
+                receiver = try value(forKey: Substring(field.key), of: receiver)
+            case .key(let key) where !key.contains("."):
+                receiver = try value(forKey: Substring(key), of: receiver)
+            default:
+                break stepping
+            }
+            index += 1
+        }
+        if receiver == .nil || index == components.endIndex { return receiver }
+        var path = ""
+        for component in components[index...] {
+            if !path.isEmpty { path += "." }
+            switch component {
+            case .key(let key):
+                path += key
+            case .field(let field):
+                path += field.key
+            case .variable(let name):
+                guard case .string(let key) = try variable(name) else {
+                    throw EvaluationError(
+                        .typeMismatch, "the variable $\(name) is used as a key, so it must hold a string")
+                }
+                path += key
+            }
+        }
+        return try value(forKeyPath: Substring(path), of: receiver)
     }
 
     // MARK: - valueForKey

@@ -1,0 +1,321 @@
+import PredicateSemantics
+import PredicateSyntax
+import PredicateValue
+
+/// Why a rule could not be compiled: it exceeds what the bytecode can address.
+public struct CompileError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What limit was exceeded.
+    public let message: String
+    /// `message`.
+    public var description: String { message }
+}
+
+/// Compiles syntax trees (bound or not) to ``Program``s: one function per tree case, `AND`/`OR`
+/// as short-circuit jumps through labels, constant folding where the result cannot differ from
+/// run-time evaluation.
+public enum Compiler {
+    /// Compiles a predicate. `source` is the rule text, kept for error messages.
+    public static func compile(_ predicate: Predicate, source: String = "") throws(CompileError) -> Program {
+        var emitter = Emitter()
+        emitter.compile(predicate)
+        emitter.emit(.returnBool, predicate.range)
+        return try emitter.finish(kind: .predicate, source: source)
+    }
+
+    /// Compiles a standalone expression.
+    public static func compile(_ expression: Expression, source: String = "") throws(CompileError) -> Program {
+        var emitter = Emitter()
+        emitter.compile(expression)
+        emitter.emit(.returnValue, expression.range)
+        return try emitter.finish(kind: .expression, source: source)
+    }
+}
+
+/// A forward jump waiting for its target.
+private struct Label {
+    var patches: [Int] = []
+}
+
+private struct Emitter {
+    var code: [Instruction] = []
+    var ranges: [SourceRange] = []
+    var constants: [Value] = []
+    var constantIndex: [Value: Int] = [:]
+    var keyPaths: [[KeyComponent]] = []
+    var keyPathIndex: [[KeyComponent]: Int] = [:]
+    var variables: [String] = []
+    var depth = 0
+    var maximumDepth = 0
+    var subqueryDepth = 0
+    var maximumSubqueryDepth = 0
+    var overflow: String?
+
+    // MARK: - Emission
+
+    mutating func emit(_ instruction: Instruction, _ range: SourceRange) {
+        code.append(instruction)
+        ranges.append(range)
+        let effect = instruction.stackEffect
+        depth += effect.pushes - effect.pops
+        maximumDepth = max(maximumDepth, depth)
+    }
+
+    /// Emits a jump whose offset is patched when `label` is placed.
+    mutating func emitJump(_ make: (Int16) -> Instruction, to label: inout Label, _ range: SourceRange) {
+        label.patches.append(code.count)
+        emit(make(0), range)
+    }
+
+    /// Places `label` here, patching every jump to it.
+    mutating func place(_ label: Label) {
+        for site in label.patches { patch(site, target: code.count) }
+    }
+
+    mutating func patch(_ site: Int, target: Int) {
+        let distance = target - site - 1
+        guard let offset = Int16(exactly: distance) else {
+            overflow = "the rule is too long to compile: a jump spans \(distance) instructions"
+            return
+        }
+        switch code[site] {
+        case .jump: code[site] = .jump(offset)
+        case .jumpIfFalse: code[site] = .jumpIfFalse(offset)
+        case .jumpIfFalseOrPop: code[site] = .jumpIfFalseOrPop(offset)
+        case .jumpIfTrueOrPop: code[site] = .jumpIfTrueOrPop(offset)
+        case .jumpIfNil: code[site] = .jumpIfNil(offset)
+        case .subqueryNext: code[site] = .subqueryNext(offset)
+        case .subqueryCollect: code[site] = .subqueryCollect(offset)
+        case .subqueryBegin(let variable, _): code[site] = .subqueryBegin(variable: variable, exit: offset)
+        default: overflow = "internal error: patching a non-jump"
+        }
+    }
+
+    mutating func constant(_ value: Value) -> UInt16 {
+        if let index = constantIndex[value] { return index16(index, "constants") }
+        constants.append(value)
+        constantIndex[value] = constants.count - 1
+        return index16(constants.count - 1, "constants")
+    }
+
+    mutating func keyPath(_ components: [KeyComponent]) -> UInt16 {
+        if let index = keyPathIndex[components] { return index16(index, "key paths") }
+        keyPaths.append(components)
+        keyPathIndex[components] = keyPaths.count - 1
+        return index16(keyPaths.count - 1, "key paths")
+    }
+
+    mutating func variable(_ name: String) -> UInt16 {
+        if let index = variables.firstIndex(of: name) { return index16(index, "variables") }
+        variables.append(name)
+        return index16(variables.count - 1, "variables")
+    }
+
+    mutating func index16(_ index: Int, _ table: String) -> UInt16 {
+        guard let small = UInt16(exactly: index) else {
+            overflow = "the rule has too many \(table) (more than 65,536)"
+            return 0
+        }
+        return small
+    }
+
+    func finish(kind: Program.Kind, source: String) throws(CompileError) -> Program {
+        if let overflow { throw CompileError(message: overflow) }
+        return Program(
+            kind: kind, code: code, constants: constants, keyPaths: keyPaths, variables: variables,
+            sourceRanges: ranges, maximumStackDepth: maximumDepth, maximumSubqueryDepth: maximumSubqueryDepth,
+            source: source)
+    }
+
+    // MARK: - Predicates
+
+    mutating func compile(_ predicate: Predicate) {
+        let range = predicate.range
+        switch predicate.kind {
+        case .constant(let value):
+            emit(.pushConstant(constant(.bool(value))), range)
+        case .not(let operand):
+            compile(operand)
+            emit(.not, range)
+        case .and(let operands):
+            compileChain(operands, empty: true, jump: Instruction.jumpIfFalseOrPop, range)
+        case .or(let operands):
+            compileChain(operands, empty: false, jump: Instruction.jumpIfTrueOrPop, range)
+        case .comparison(let comparison):
+            let scoped = comparison.lhs.containsAssignment || comparison.rhs.containsAssignment
+            if scoped { emit(.saveVariables, range) }
+            compile(comparison.lhs)
+            compile(comparison.rhs)
+            let op = UInt8(ComparisonOperator.allCases.firstIndex(of: comparison.op) ?? 0)
+            let quantifier = UInt8(Quantifier.allCases.firstIndex(of: comparison.quantifier) ?? 0)
+            emit(.compare(op: op, options: comparison.options.rawValue, quantifier: quantifier), range)
+            if scoped { emit(.restoreVariables, range) }
+        }
+    }
+
+    /// `a AND b AND c`: each operand but the last jumps to the end, keeping its result, when it
+    /// decides the chain; otherwise its result is popped and the next operand runs.
+    mutating func compileChain(
+        _ operands: [Predicate], empty: Bool, jump: (Int16) -> Instruction, _ range: SourceRange
+    ) {
+        guard let last = operands.last else {
+            emit(.pushConstant(constant(.bool(empty))), range)
+            return
+        }
+        var end = Label()
+        for operand in operands.dropLast() {
+            compile(operand)
+            emitJump(jump, to: &end, range)
+        }
+        compile(last)
+        place(end)
+    }
+
+    // MARK: - Expressions
+
+    mutating func compile(_ expression: Expression) {
+        let range = expression.range
+        if let folded = ConstantFolding.value(of: expression) {
+            emit(.pushConstant(constant(folded)), range)
+            return
+        }
+        switch expression.kind {
+        case .constant(let value):
+            emit(.pushConstant(constant(value)), range)
+        case .evaluatedObject:
+            emit(.pushSelf, range)
+        case .variable(let name):
+            emit(.loadVariable(variable(name)), range)
+        case .keyPath(let base, let components):
+            if case .evaluatedObject = base.kind {
+                emit(.loadSelfKeyPath(keyPath(components)), range)
+            } else {
+                compile(base)
+                emit(.loadKeyPath(keyPath(components)), range)
+            }
+            for case .variable(let name) in components { _ = variable(name) }
+        case .function(let selector, let arguments):
+            for argument in arguments { compile(argument) }
+            emit(.callFunction(constant(.string(selector)), arity: UInt8(clamping: arguments.count)), range)
+        case .invoke(let receiver, let selector, let arguments):
+            compile(receiver)
+            var end = Label()
+            emitJump(Instruction.jumpIfNil, to: &end, range)
+            for argument in arguments { compile(argument) }
+            if arguments.count > Int(UInt8.max) { overflow = "FUNCTION has too many arguments" }
+            emit(.invoke(constant(.string(selector)), arity: UInt8(clamping: arguments.count)), range)
+            place(end)
+        case .aggregate(let elements):
+            for element in elements { compile(element) }
+            emit(.makeArray(index16(elements.count, "array elements")), range)
+        case .index(let base, let spec):
+            compile(base)
+            switch spec {
+            case .first: emit(.indexSymbol(0), range)
+            case .last: emit(.indexSymbol(1), range)
+            case .size: emit(.indexSymbol(2), range)
+            case .expression(let index):
+                compile(index)
+                emit(.index, range)
+            }
+        case .subquery(let collection, let name, let predicate):
+            compileSubquery(collection, name, predicate, range)
+        case .ternary(let condition, let whenTrue, let whenFalse):
+            compile(condition)
+            var otherwise = Label()
+            var end = Label()
+            emitJump(Instruction.jumpIfFalse, to: &otherwise, range)
+            compile(whenTrue)
+            emitJump(Instruction.jump, to: &end, range)
+            depth -= 1  // the two branches each leave one value; only one runs
+            place(otherwise)
+            compile(whenFalse)
+            place(end)
+        case .cast(let value, let type):
+            compile(value)
+            compile(type)
+            emit(.cast, range)
+        case .assignment(let name, let value):
+            compile(value)
+            emit(.storeVariable(variable(name)), range)
+        case .setOperation(let op, let lhs, let rhs):
+            compile(lhs)
+            compile(rhs)
+            emit(.setOperation(UInt8(SetOperator.allCases.firstIndex(of: op) ?? 0)), range)
+        case .anyKey:
+            let message = "ANYKEY is only meaningful to Spotlight and cannot be evaluated here"
+            emit(.fail(constant(.string(message))), range)
+            depth += 1  // an expression leaves a value, as far as the code after it is concerned
+            maximumDepth = max(maximumDepth, depth)
+        }
+    }
+
+    /// ```
+    ///     <collection>
+    ///     SUBQUERY_BEGIN $v, exit
+    /// next:
+    ///     SUBQUERY_NEXT exit
+    ///     <predicate>
+    ///     SUBQUERY_COLLECT next
+    /// exit:
+    /// ```
+    mutating func compileSubquery(
+        _ collection: Expression, _ name: String, _ predicate: Predicate, _ range: SourceRange
+    ) {
+        compile(collection)
+        let slot = variable(name)
+        if slot > UInt8.max { overflow = "SUBQUERY variables must be among the first 256 variables" }
+        var exit = Label()
+        emitJump({ .subqueryBegin(variable: UInt8(truncatingIfNeeded: slot), exit: $0) }, to: &exit, range)
+        subqueryDepth += 1
+        maximumSubqueryDepth = max(maximumSubqueryDepth, subqueryDepth)
+        let next = code.count
+        emitJump(Instruction.subqueryNext, to: &exit, range)
+        compile(predicate)
+        emit(.subqueryCollect(0), range)
+        patch(code.count - 1, target: next)
+        subqueryDepth -= 1
+        depth += 1  // both exits leave the result (or nil) on the stack
+        maximumDepth = max(maximumDepth, depth)
+        place(exit)
+    }
+}
+
+extension Expression {
+    /// Whether evaluating the expression may assign a variable.
+    var containsAssignment: Bool {
+        var found = false
+        visit { expression in
+            if case .assignment = expression.kind { found = true }
+        }
+        return found
+    }
+
+    /// Calls `body` on this expression and every expression inside it.
+    func visit(_ body: (Expression) -> Void) {
+        body(self)
+        switch kind {
+        case .constant, .evaluatedObject, .variable, .anyKey, .keyPath: break
+        case .function(_, let arguments), .aggregate(let arguments):
+            for argument in arguments { argument.visit(body) }
+        case .invoke(let receiver, _, let arguments):
+            receiver.visit(body)
+            for argument in arguments { argument.visit(body) }
+        case .index(let base, let spec):
+            base.visit(body)
+            if case .expression(let index) = spec { index.visit(body) }
+        case .subquery(let collection, _, _):
+            collection.visit(body)
+        case .ternary(_, let whenTrue, let whenFalse):
+            whenTrue.visit(body)
+            whenFalse.visit(body)
+        case .cast(let value, let type):
+            value.visit(body)
+            type.visit(body)
+        case .assignment(_, let value):
+            value.visit(body)
+        case .setOperation(_, let lhs, let rhs):
+            lhs.visit(body)
+            rhs.visit(body)
+        }
+    }
+}

@@ -1,0 +1,272 @@
+import PredicateBytecode
+import PredicateSemantics
+import PredicateSyntax
+import PredicateValue
+
+/// Runs a compiled ``Program`` against one object at a time.
+///
+/// A machine owns its scratch space (value stack, variable slots, `SUBQUERY` frames) and reuses
+/// it from one evaluation to the next, so a machine kept per thread evaluates without allocating
+/// scratch space. The program itself is shared and immutable: give each thread its own machine
+/// for the same program.
+///
+/// Every operator calls the same semantic functions as the reference interpreter, and each
+/// instruction knows the source range of the syntax node it evaluates, so results and errors
+/// (kind and position) are the interpreter's.
+public struct VirtualMachine: Sendable {
+    /// The program this machine runs.
+    public let program: Program
+    /// What operators need beyond their operands.
+    public let environment: EvaluationEnvironment
+
+    private var stack: [Value] = []
+    private var slots: [Value?] = []
+    private var savedSlots: [[Value?]] = []
+    private var frames: [SubqueryFrame] = []
+
+    private static let operators = ComparisonOperator.allCases
+    private static let quantifiers = Quantifier.allCases
+    private static let setOperators = SetOperator.allCases
+
+    /// A machine for `program`, which must have been compiled or verified.
+    public init(program: Program, environment: EvaluationEnvironment = EvaluationEnvironment()) {
+        self.program = program
+        self.environment = environment
+        stack.reserveCapacity(program.maximumStackDepth)
+        frames.reserveCapacity(program.maximumSubqueryDepth)
+    }
+
+    /// Evaluates the predicate program with `object` as `SELF`.
+    ///
+    /// - Throws: The interpreter's ``EvaluationError`` for the same rule and input, with the same
+    ///   source range.
+    public mutating func evaluate(on object: Value, variables: [String: Value] = [:]) throws(EvaluationError) -> Bool {
+        guard case .bool(let result) = try run(on: object, variables: variables) else {
+            throw malformed("a predicate program must end with a Boolean")
+        }
+        return result
+    }
+
+    /// Evaluates the expression program with `object` as `SELF`.
+    public mutating func evaluateExpression(
+        on object: Value, variables: [String: Value] = [:]
+    ) throws(EvaluationError) -> Value {
+        try run(on: object, variables: variables)
+    }
+
+    private struct SubqueryFrame {
+        var elements: [Value]
+        var next: Int
+        var slot: Int
+        var saved: Value?
+        var results: [Value]
+        var current: Value
+    }
+
+    private func malformed(_ what: String) -> EvaluationError {
+        EvaluationError(.unsupported, "malformed program: \(what)")
+    }
+
+    private mutating func pop() -> Value { stack.popLast() ?? .nil }
+
+    private mutating func popBool() throws(EvaluationError) -> Bool {
+        guard case .bool(let flag) = pop() else { throw malformed("a Boolean was expected on the stack") }
+        return flag
+    }
+
+    private func constant(_ index: UInt16) -> Value {
+        let index = Int(index)
+        return index < program.constants.count ? program.constants[index] : .nil
+    }
+
+    private func string(_ index: UInt16) -> String { constant(index).stringValue ?? "" }
+
+    private mutating func run(on object: Value, variables: [String: Value]) throws(EvaluationError) -> Value {
+        stack.removeAll(keepingCapacity: true)
+        frames.removeAll(keepingCapacity: true)
+        savedSlots.removeAll(keepingCapacity: true)
+        slots.removeAll(keepingCapacity: true)
+        for name in program.variables { slots.append(variables[name]) }
+
+        let code = program.code
+        var pc = 0
+        while pc < code.count {
+            let instruction = code[pc]
+            pc += 1
+            do {
+                if let result = try execute(instruction, &pc, object) { return result }
+            } catch {
+                let site = pc - 1
+                throw site < program.sourceRanges.count ? error.at(program.sourceRanges[site]) : error
+            }
+        }
+        throw malformed("ran past the end of the code")
+    }
+
+    /// Executes one instruction; returns the result when the program ends.
+    @inline(__always)
+    private mutating func execute(
+        _ instruction: Instruction, _ pc: inout Int, _ object: Value
+    ) throws(EvaluationError)
+        -> Value?
+    {
+        switch instruction {
+        case .pushConstant(let index):
+            stack.append(constant(index))
+        case .pushSelf:
+            stack.append(object)
+        case .loadVariable(let slot):
+            stack.append(try variable(Int(slot)))
+        case .storeVariable(let slot):
+            let slot = Int(slot)
+            guard slot < slots.count else { throw malformed("no variable \(slot)") }
+            slots[slot] = stack.last ?? .nil
+        case .loadKeyPath(let index):
+            let receiver = pop()
+            stack.append(try keyPath(index, from: receiver))
+        case .loadSelfKeyPath(let index):
+            stack.append(try keyPath(index, from: object))
+        case .compare(let op, let options, let quantifier):
+            let rhs = pop()
+            let lhs = pop()
+            guard Int(op) < Self.operators.count, Int(quantifier) < Self.quantifiers.count else {
+                throw malformed("no comparison operator \(op)")
+            }
+            let result = try ComparisonOperators.evaluate(
+                Self.operators[Int(op)], lhs, rhs, quantifier: Self.quantifiers[Int(quantifier)],
+                options: ComparisonOptions(rawValue: options), environment: environment)
+            stack.append(.bool(result))
+        case .callFunction(let selector, let arity):
+            let arguments = popArguments(Int(arity))
+            stack.append(try BuiltinFunctions.call(string(selector), arguments))
+        case .invoke(let selector, let arity):
+            let arguments = popArguments(Int(arity))
+            let receiver = pop()
+            stack.append(try MethodInvocation.invoke(string(selector), on: receiver, arguments: arguments))
+        case .makeArray(let count):
+            let elements = popArguments(Int(count))
+            stack.append(.array(elements.map(\.asCollectionElement)))
+        case .indexSymbol(let symbol):
+            let receiver = pop()
+            let spec: CollectionOperations.IndexValue = symbol == 0 ? .first : symbol == 1 ? .last : .size
+            stack.append(try CollectionOperations.index(receiver, spec))
+        case .index:
+            let index = pop()
+            let receiver = pop()
+            stack.append(try CollectionOperations.index(receiver, .value(index)))
+        case .cast:
+            let type = pop()
+            let value = pop()
+            stack.append(try Cast.cast(value, to: type))
+        case .setOperation(let op):
+            let rhs = pop()
+            let lhs = pop()
+            guard Int(op) < Self.setOperators.count else { throw malformed("no set operator \(op)") }
+            stack.append(try CollectionOperations.setOperation(Self.setOperators[Int(op)], lhs, rhs))
+        case .not:
+            stack.append(.bool(!(try popBool())))
+        case .jump(let offset):
+            pc += Int(offset)
+        case .jumpIfFalse(let offset):
+            if !(try popBool()) { pc += Int(offset) }
+        case .jumpIfFalseOrPop(let offset):
+            guard case .bool(let flag) = stack.last else { throw malformed("a Boolean was expected on the stack") }
+            if flag { _ = pop() } else { pc += Int(offset) }
+        case .jumpIfTrueOrPop(let offset):
+            guard case .bool(let flag) = stack.last else { throw malformed("a Boolean was expected on the stack") }
+            if flag { pc += Int(offset) } else { _ = pop() }
+        case .jumpIfNil(let offset):
+            if let top = stack.last, top == .nil || top == .null {
+                stack[stack.count - 1] = .nil
+                pc += Int(offset)
+            }
+        case .pop:
+            _ = pop()
+        case .saveVariables:
+            savedSlots.append(slots)
+        case .restoreVariables:
+            if let saved = savedSlots.popLast() { slots = saved }
+        case .subqueryBegin(let slot, let exit):
+            let collection = pop()
+            let elements: [Value]
+            switch collection {
+            case .nil, .null:
+                stack.append(.nil)
+                pc += Int(exit)
+                return nil
+            case .array(let values), .set(let values):
+                elements = values
+            default:
+                throw EvaluationError(
+                    .notACollection, "SUBQUERY needs an array or a set, got \(ValueComparison.describe(collection))")
+            }
+            let slot = Int(slot)
+            guard slot < slots.count else { throw malformed("no variable \(slot)") }
+            frames.append(
+                SubqueryFrame(elements: elements, next: 0, slot: slot, saved: slots[slot], results: [], current: .nil))
+        case .subqueryNext(let exit):
+            guard var frame = frames.popLast() else { throw malformed("SUBQUERY_NEXT outside a subquery") }
+            if frame.next < frame.elements.count {
+                frame.current = frame.elements[frame.next]
+                frame.next += 1
+                slots[frame.slot] = frame.current
+                frames.append(frame)
+            } else {
+                slots[frame.slot] = frame.saved
+                stack.append(.array(frame.results))
+                pc += Int(exit)
+            }
+        case .subqueryCollect(let offset):
+            let matched = try popBool()
+            guard !frames.isEmpty else { throw malformed("SUBQUERY_COLLECT outside a subquery") }
+            if matched { frames[frames.count - 1].results.append(frames[frames.count - 1].current) }
+            pc += Int(offset)
+        case .returnBool:
+            return .bool(try popBool())
+        case .returnValue:
+            return pop()
+        case .fail(let message):
+            throw EvaluationError(.unsupported, string(message))
+        }
+        return nil
+    }
+
+    private mutating func popArguments(_ count: Int) -> [Value] {
+        let available = min(count, stack.count)
+        let arguments = Array(stack.suffix(available))
+        stack.removeLast(available)
+        return arguments
+    }
+
+    /// `$name`: unbound is an error, `null` reads as nil (SPEC §4.9.7).
+    private func variable(_ slot: Int) throws(EvaluationError) -> Value {
+        guard slot < slots.count else { throw malformed("no variable \(slot)") }
+        guard let value = slots[slot] else {
+            throw EvaluationError(.unboundVariable, "the variable $\(program.variables[slot]) has no value")
+        }
+        return value == .null ? .nil : value
+    }
+
+    private func keyPath(_ index: UInt16, from receiver: Value) throws(EvaluationError) -> Value {
+        let index = Int(index)
+        guard index < program.keyPaths.count else { throw malformed("no key path \(index)") }
+        return try KeyValueAccess.value(along: program.keyPaths[index], from: receiver) {
+            name throws(EvaluationError) in
+            guard let slot = program.variables.firstIndex(of: name) else {
+                throw EvaluationError(.unboundVariable, "the variable $\(name) has no value")
+            }
+            return try variable(slot)
+        }
+    }
+}
+
+extension Program {
+    /// Evaluates the predicate program once with a fresh machine (keep a ``VirtualMachine`` to
+    /// evaluate many objects).
+    public func evaluate(
+        on object: Value, variables: [String: Value] = [:], environment: EvaluationEnvironment = EvaluationEnvironment()
+    ) throws(EvaluationError) -> Bool {
+        var machine = VirtualMachine(program: self, environment: environment)
+        return try machine.evaluate(on: object, variables: variables)
+    }
+}
