@@ -30,7 +30,10 @@ let package = Package(
         ),
         .target(
             name: "PredicateCommandLine",
-            dependencies: ["PredicateValue", "PredicateSyntax", "PredicateSemantics", "PredicateInterpreter"]),
+            dependencies: [
+                "PredicateValue", "PredicateSyntax", "PredicateSemantics", "PredicateInterpreter", "PredicateBytecode",
+                "PredicateVM",
+            ]),
         .executableTarget(name: "predicate", dependencies: ["PredicateCommandLine"]),
         .executableTarget(
             name: "predicate-bench",
@@ -48,6 +51,12 @@ let package = Package(
                 "PredicateValue", "PredicateBytecode", "PredicateVM",
             ],
             exclude: ["Cases"]),
+        .testTarget(
+            name: "PredicateVMTests",
+            dependencies: [
+                "PredicateBytecode", "PredicateVM", "PredicateSemantics", "PredicateSyntax", "PredicateValue",
+                "PredicateFileProvider", "PredicateInterpreter",
+            ]),
         .testTarget(
             name: "PredicateCommandLineTests",
             dependencies: ["PredicateCommandLine", "PredicateSyntax", "PredicateValue"]

@@ -85,7 +85,7 @@ private struct Emitter {
         case .jumpIfNil: code[site] = .jumpIfNil(offset)
         case .subqueryNext: code[site] = .subqueryNext(offset)
         case .subqueryCollect: code[site] = .subqueryCollect(offset)
-        case .subqueryBegin(let variable, _): code[site] = .subqueryBegin(variable: variable, exit: offset)
+        case .subqueryBegin(_, let variable): code[site] = .subqueryBegin(exit: offset, variable: variable)
         default: overflow = "internal error: patching a non-jump"
         }
     }
@@ -265,7 +265,7 @@ private struct Emitter {
         let slot = variable(name)
         if slot > UInt8.max { overflow = "SUBQUERY variables must be among the first 256 variables" }
         var exit = Label()
-        emitJump({ .subqueryBegin(variable: UInt8(truncatingIfNeeded: slot), exit: $0) }, to: &exit, range)
+        emitJump({ .subqueryBegin(exit: $0, variable: UInt8(truncatingIfNeeded: slot)) }, to: &exit, range)
         subqueryDepth += 1
         maximumSubqueryDepth = max(maximumSubqueryDepth, subqueryDepth)
         let next = code.count

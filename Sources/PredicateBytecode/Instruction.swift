@@ -63,8 +63,6 @@ public enum Instruction: Hashable, Sendable {
     /// `( value -- value | )` Jumps keeping the value when it is nil (or null) and replaces it by
     /// nil; leaves it otherwise (`FUNCTION` skips its arguments for a nil receiver).
     case jumpIfNil(Int16)
-    /// `( value -- )` Discards the top of stack.
-    case pop
     /// `( -- )` Saves every variable, for a comparison whose operands assign (`:=` is scoped to
     /// its comparison, SPEC §4.9.6).
     case saveVariables
@@ -76,7 +74,7 @@ public enum Instruction: Hashable, Sendable {
     /// `( collection -- | result )` Starts `SUBQUERY` with variable `v`: a nil collection jumps
     /// `d` ahead leaving nil; a non-collection is an error; otherwise the loop state moves to the
     /// iterator stack.
-    case subqueryBegin(variable: UInt8, exit: Int16)
+    case subqueryBegin(exit: Int16, variable: UInt8)
     /// `( -- | result )` Binds the variable to the next element, or ends the loop: restores the
     /// variable, pushes the array of collected elements and jumps `d` ahead.
     case subqueryNext(Int16)
@@ -99,7 +97,7 @@ public enum Instruction: Hashable, Sendable {
 public enum Opcode: UInt8, CaseIterable, Sendable {
     case pushConstant, pushSelf, loadVariable, storeVariable, loadKeyPath, loadSelfKeyPath
     case compare, callFunction, invoke, makeArray, indexSymbol, index, cast, setOperation, not
-    case jump, jumpIfFalse, jumpIfFalseOrPop, jumpIfTrueOrPop, jumpIfNil, pop, saveVariables, restoreVariables
+    case jump, jumpIfFalse, jumpIfFalseOrPop, jumpIfTrueOrPop, jumpIfNil, saveVariables, restoreVariables
     case subqueryBegin, subqueryNext, subqueryCollect, returnBool, returnValue, fail
 }
 
@@ -127,7 +125,6 @@ extension Instruction {
         case .jumpIfFalseOrPop: return .jumpIfFalseOrPop
         case .jumpIfTrueOrPop: return .jumpIfTrueOrPop
         case .jumpIfNil: return .jumpIfNil
-        case .pop: return .pop
         case .saveVariables: return .saveVariables
         case .restoreVariables: return .restoreVariables
         case .subqueryBegin: return .subqueryBegin
@@ -160,9 +157,9 @@ extension Instruction {
         case .jump(let d), .jumpIfFalse(let d), .jumpIfFalseOrPop(let d), .jumpIfTrueOrPop(let d), .jumpIfNil(let d),
             .subqueryNext(let d), .subqueryCollect(let d):
             return offset(d)
-        case .subqueryBegin(let variable, let exit):
+        case .subqueryBegin(let exit, let variable):
             return offset(exit, variable)
-        case .pushSelf, .index, .cast, .not, .pop, .saveVariables, .restoreVariables, .returnBool,
+        case .pushSelf, .index, .cast, .not, .saveVariables, .restoreVariables, .returnBool,
             .returnValue:
             return (0, 0, 0)
         }
@@ -194,10 +191,9 @@ extension Instruction {
         case .jumpIfFalseOrPop: self = .jumpIfFalseOrPop(offset)
         case .jumpIfTrueOrPop: self = .jumpIfTrueOrPop(offset)
         case .jumpIfNil: self = .jumpIfNil(offset)
-        case .pop: self = .pop
         case .saveVariables: self = .saveVariables
         case .restoreVariables: self = .restoreVariables
-        case .subqueryBegin: self = .subqueryBegin(variable: operands.2, exit: offset)
+        case .subqueryBegin: self = .subqueryBegin(exit: offset, variable: operands.2)
         case .subqueryNext: self = .subqueryNext(offset)
         case .subqueryCollect: self = .subqueryCollect(offset)
         case .returnBool: self = .returnBool
@@ -218,7 +214,7 @@ extension Instruction {
         case .invoke(_, let arity): return (Int(arity) + 1, 1)
         case .makeArray(let count): return (Int(count), 1)
         case .jump, .saveVariables, .restoreVariables, .subqueryNext, .fail: return (0, 0)
-        case .jumpIfFalse, .jumpIfFalseOrPop, .jumpIfTrueOrPop, .pop, .subqueryBegin, .subqueryCollect, .returnBool,
+        case .jumpIfFalse, .jumpIfFalseOrPop, .jumpIfTrueOrPop, .subqueryBegin, .subqueryCollect, .returnBool,
             .returnValue:
             return (1, 0)
         }
@@ -238,7 +234,7 @@ extension Instruction {
     public var jumpOffset: Int16? {
         switch self {
         case .jump(let d), .jumpIfFalse(let d), .jumpIfFalseOrPop(let d), .jumpIfTrueOrPop(let d), .jumpIfNil(let d),
-            .subqueryNext(let d), .subqueryCollect(let d), .subqueryBegin(_, let d):
+            .subqueryNext(let d), .subqueryCollect(let d), .subqueryBegin(let d, _):
             return d
         default:
             return nil
@@ -276,7 +272,6 @@ extension Instruction {
         case .jumpIfFalseOrPop: return "JUMP_IF_FALSE_OR_POP"
         case .jumpIfTrueOrPop: return "JUMP_IF_TRUE_OR_POP"
         case .jumpIfNil: return "JUMP_IF_NIL"
-        case .pop: return "POP"
         case .saveVariables: return "SAVE_VARS"
         case .restoreVariables: return "RESTORE_VARS"
         case .subqueryBegin: return "SUBQUERY_BEGIN"

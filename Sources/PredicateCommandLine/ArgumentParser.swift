@@ -9,12 +9,13 @@ struct UsageError: Error {
 enum Subcommand: String, CaseIterable {
     case format
     case eval
+    case disasm
     case help
 
     /// Options that take no value.
     var flags: Set<String> {
         switch self {
-        case .format: return ["--expression", "--strict", "--help", "-h"]
+        case .format, .disasm: return ["--expression", "--strict", "--help", "-h"]
         case .eval: return ["--jsonl", "--strict", "--help", "-h"]
         case .help: return ["--help", "-h"]
         }
@@ -23,8 +24,8 @@ enum Subcommand: String, CaseIterable {
     /// Options that take a value, as `--name VALUE` or `--name=VALUE`.
     var valuedOptions: Set<String> {
         switch self {
-        case .format: return ["--args"]
-        case .eval: return ["--args", "--vars", "--object"]
+        case .format, .disasm: return ["--args"]
+        case .eval: return ["--args", "--vars", "--object", "--engine"]
         case .help: return []
         }
     }

@@ -1,6 +1,8 @@
+import PredicateBytecode
 import PredicateInterpreter
 import PredicateSemantics
 import PredicateSyntax
+import PredicateVM
 import PredicateValue
 
 /// Evaluates a parsed predicate against an object with variable bindings; the hook through which
@@ -22,6 +24,11 @@ func evaluationDiagnostic(_ error: any Error, source: String) -> Diagnostic {
 /// The reference interpreter as the tool's evaluator.
 public let interpreterEvaluator: PredicateEvaluator = { predicate, object, variables in
     try Interpreter().evaluate(predicate, on: object, variables: variables)
+}
+
+/// The bytecode VM as the tool's evaluator: compile, then run.
+public let virtualMachineEvaluator: PredicateEvaluator = { predicate, object, variables in
+    try Compiler.compile(predicate).evaluate(on: object, variables: variables)
 }
 
 /// What a run of the tool produced, for runs with in-memory streams.
@@ -52,9 +59,11 @@ public struct CommandLineResult: Hashable, Sendable {
 /// `predicate --help` lists the subcommands and `predicate help eval` documents the JSON Lines
 /// contract. Exit codes: 0 success (or true), 1 false or findings, 2 usage or input error.
 public struct CommandLineTool: Sendable {
-    /// The evaluator `eval` uses; `nil` (the default) until the evaluator stage exists, in which
-    /// case `eval` reports that evaluation is unavailable and `eval --jsonl` writes null results.
+    /// The evaluator `eval` uses by default (`--engine vm`); with `nil`, `eval` reports that
+    /// evaluation is unavailable and `eval --jsonl` writes null results.
     public var evaluator: PredicateEvaluator?
+    /// The evaluator `eval --engine interpreter` uses.
+    public var interpreter: PredicateEvaluator?
     /// Whether diagnostics on standard error use ANSI colours.
     public var colorDiagnostics: Bool
 
@@ -63,13 +72,17 @@ public struct CommandLineTool: Sendable {
     /// - Parameters:
     ///   - evaluator: The evaluator for `eval`, or `nil` for none.
     ///   - colorDiagnostics: Whether to colour diagnostics with ANSI escapes.
-    public init(evaluator: PredicateEvaluator? = nil, colorDiagnostics: Bool = false) {
+    ///   - interpreter: The evaluator for `--engine interpreter`, or `nil` for none.
+    public init(
+        evaluator: PredicateEvaluator? = nil, interpreter: PredicateEvaluator? = nil, colorDiagnostics: Bool = false
+    ) {
         self.evaluator = evaluator
+        self.interpreter = interpreter
         self.colorDiagnostics = colorDiagnostics
     }
 
     /// Runs the tool as the `predicate` process: real standard streams, colour when standard
-    /// error is a terminal and `NO_COLOR` is unset, the reference interpreter as evaluator.
+    /// error is a terminal and `NO_COLOR` is unset, the VM as evaluator (the interpreter on request).
     ///
     /// - Parameter arguments: The command-line arguments without the program name.
     /// - Returns: The exit code.
@@ -78,8 +91,10 @@ public struct CommandLineTool: Sendable {
         var input = FileDescriptorInput(descriptor: 0)
         var output = FileDescriptorOutput(descriptor: 1)
         var errorOutput = FileDescriptorOutput(descriptor: 2, bufferSize: 0)
-        return CommandLineTool(evaluator: interpreterEvaluator, colorDiagnostics: colored)
-            .run(arguments: arguments, input: &input, output: &output, errorOutput: &errorOutput)
+        return CommandLineTool(
+            evaluator: virtualMachineEvaluator, interpreter: interpreterEvaluator, colorDiagnostics: colored
+        )
+        .run(arguments: arguments, input: &input, output: &output, errorOutput: &errorOutput)
     }
 
     /// Runs the tool with standard input taken from memory and both outputs captured.
@@ -175,6 +190,8 @@ struct Session<Input: CommandLineInput, Output: CommandLineOutput, ErrorOutput: 
             return try format(ParsedArguments(rest, for: .format))
         case Subcommand.eval.rawValue:
             return try eval(ParsedArguments(rest, for: .eval))
+        case Subcommand.disasm.rawValue:
+            return try disassemble(ParsedArguments(rest, for: .disasm))
         default:
             let kind = first.hasPrefix("-") ? "option" : "subcommand"
             throw UsageError(message: "unknown \(kind) '\(first)'", subcommand: nil)
@@ -216,6 +233,53 @@ struct Session<Input: CommandLineInput, Output: CommandLineOutput, ErrorOutput: 
         }
     }
 
+    // MARK: disasm
+
+    private mutating func disassemble(_ arguments: ParsedArguments) throws(UsageError) -> Int32 {
+        if arguments.has("--help") || arguments.has("-h") {
+            output.write(HelpText.disasm + "\n")
+            return 0
+        }
+        let rule = try singleRule(arguments, for: .disasm)
+        let options = ParseOptions(strict: arguments.has("--strict"))
+        let values: [Value]
+        do throws(CommandLineIOError) {
+            values = try argumentValues(arguments.options["--args"])
+        } catch {
+            errorOutput.write("predicate: error: \(error)\n")
+            return 2
+        }
+        do {
+            let program: Program
+            if arguments.has("--expression") {
+                let parsed = try PredicateParser.parseExpression(rule, arguments: values, options: options)
+                report(parsed.warnings)
+                program = try Compiler.compile(parsed.expression, source: rule)
+            } else {
+                let parsed = try PredicateParser.parsePredicate(rule, arguments: values, options: options)
+                report(parsed.warnings)
+                program = try Compiler.compile(parsed.predicate, source: rule)
+            }
+            output.write(Disassembler.listing(program))
+            return 0
+        } catch let error as Diagnostic {
+            report([error])
+        } catch {
+            errorOutput.write("predicate: error: \(error)\n")
+        }
+        return 2
+    }
+
+    /// The evaluator `--engine` names: `vm` (the default) or `interpreter`.
+    private func engine(_ arguments: ParsedArguments) throws(UsageError) -> PredicateEvaluator? {
+        switch arguments.options["--engine"] ?? "vm" {
+        case "vm": return tool.evaluator
+        case "interpreter": return tool.interpreter
+        case let other:
+            throw UsageError(message: "unknown engine '\(other)' (use vm or interpreter)", subcommand: .eval)
+        }
+    }
+
     // MARK: eval
 
     private mutating func eval(_ arguments: ParsedArguments) throws(UsageError) -> Int32 {
@@ -247,7 +311,7 @@ struct Session<Input: CommandLineInput, Output: CommandLineOutput, ErrorOutput: 
             return 2
         }
         report(parsed.warnings)
-        guard let evaluator = tool.evaluator else {
+        guard let evaluator = try engine(arguments) else {
             errorOutput.write(
                 """
                 predicate: error: evaluation is not available yet: this build has no evaluator.
@@ -276,7 +340,7 @@ struct Session<Input: CommandLineInput, Output: CommandLineOutput, ErrorOutput: 
         for option in ["--args", "--vars", "--object"] where arguments.has(option) {
             throw UsageError(message: "\(option) cannot be used with --jsonl", subcommand: .eval)
         }
-        let processor = JSONLinesProcessor(options: options, evaluator: tool.evaluator)
+        let processor = JSONLinesProcessor(options: options, evaluator: try engine(arguments))
         // The input moves into a local so the line callback can write to `self.output` without
         // overlapping access to `self`.
         var input = self.input

@@ -6,9 +6,11 @@ enum HelpText {
         case .eval:
             return """
                 usage: predicate eval <rule> [--object FILE|-] [--args JSON-ARRAY] [--vars JSON-OBJECT] [--strict]
-                       predicate eval --jsonl [--strict] < cases.jsonl
+                                      [--engine vm|interpreter]
+                       predicate eval --jsonl [--strict] [--engine vm|interpreter] < cases.jsonl
                 """
-        case .help, nil: return "usage: predicate <subcommand> [options]   (format, eval, help)"
+        case .disasm: return "usage: predicate disasm <rule> [--args JSON-ARRAY] [--expression] [--strict]"
+        case .help, nil: return "usage: predicate <subcommand> [options]   (format, eval, disasm, help)"
         }
     }
 
@@ -16,6 +18,7 @@ enum HelpText {
         switch subcommand {
         case .format: return format
         case .eval: return eval
+        case .disasm: return disasm
         case .help, nil: return main
         }
     }
@@ -28,9 +31,11 @@ enum HelpText {
 
         SUBCOMMANDS
           format <rule>      Parse a rule and print its canonical form.
-          eval <rule>        Evaluate a rule against an object (with the reference interpreter).
+          eval <rule>        Evaluate a rule against an object (bytecode VM, or --engine
+                             interpreter for the reference interpreter).
           eval --jsonl       Run test cases given as JSON Lines on standard input, one result
                              line per input line.
+          disasm <rule>      Compile a rule and print its bytecode listing.
           help [subcommand]  Show this help, or a subcommand's (same as <subcommand> --help).
 
         A rule is one argument; quote it for the shell:  predicate format 'name == "x"'
@@ -74,7 +79,8 @@ enum HelpText {
 
         USAGE
           predicate eval <rule> [--object FILE|-] [--args JSON-ARRAY] [--vars JSON-OBJECT] [--strict]
-          predicate eval --jsonl [--strict] < cases.jsonl
+                                [--engine vm|interpreter]
+          predicate eval --jsonl [--strict] [--engine vm|interpreter] < cases.jsonl
 
         SINGLE RULE
           Parses <rule> and evaluates it against the object read as JSON from FILE (or from
@@ -106,8 +112,8 @@ enum HelpText {
                        written); null if missing or if the line is not a JSON object.
             parsed     Whether the predicate parsed.
             format     The canonical format string of the parsed predicate, or null.
-            result     The evaluation result (the reference interpreter's), or null when the
-                       line has an error.
+            result     The evaluation result (by the engine --engine names: the VM by default,
+                       or the reference interpreter), or null when the line has an error.
             error      null, or why the line has no result:
                          line:column: error: message   the predicate does not parse, or its
                                                        evaluation failed at that position
@@ -143,7 +149,30 @@ enum HelpText {
           --args JSON-ARRAY  Values for the format specifiers, in order.
           --vars JSON-OBJECT Values for $variables.
           --jsonl            Process JSON Lines from standard input (see above).
+          --engine NAME      vm (the default: compile to bytecode and run it) or interpreter
+                             (the reference interpreter, which defines the meaning).
           --strict           Reject unparenthesised mixes of AND and OR instead of warning.
           -h, --help         Show this help.
+        """
+
+    static let disasm = """
+        predicate disasm - print a rule's bytecode
+
+        USAGE
+          predicate disasm <rule> [--args JSON-ARRAY] [--expression] [--strict]
+
+        Compiles <rule> and prints the program: one instruction a line with its offset,
+        mnemonic and operands, what the operands name (constants, key paths, variables, jump
+        targets), and the line:column of the source text the instruction evaluates.
+
+        OPTIONS
+          --args JSON-ARRAY  Values for the format specifiers, in order.
+          --expression       Compile <rule> as an expression (NSExpression) instead of a predicate.
+          --strict           Reject unparenthesised mixes of AND and OR instead of warning.
+          -h, --help         Show this help.
+
+        EXIT CODES
+          0  printed
+          2  the rule does not parse or compile, or bad options
         """
 }

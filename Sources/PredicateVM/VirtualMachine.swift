@@ -180,13 +180,11 @@ public struct VirtualMachine: Sendable {
                 stack[stack.count - 1] = .nil
                 pc += Int(offset)
             }
-        case .pop:
-            _ = pop()
         case .saveVariables:
             savedSlots.append(slots)
         case .restoreVariables:
             if let saved = savedSlots.popLast() { slots = saved }
-        case .subqueryBegin(let slot, let exit):
+        case .subqueryBegin(let exit, let slot):
             let collection = pop()
             let elements: [Value]
             switch collection {

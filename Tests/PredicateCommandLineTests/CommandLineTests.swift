@@ -413,3 +413,20 @@ func helpExitsZero(arguments: [String]) {
     #expect(falsity.exitCode == 1)
     #expect(falsity.standardOutput == "false\n")
 }
+
+/// `disasm` prints the listing; `--engine` picks the VM (default) or the interpreter, which agree.
+@Test func disasmAndEngines() {
+    let tool = CommandLineTool(evaluator: virtualMachineEvaluator, interpreter: interpreterEvaluator)
+    let listing = tool.run(arguments: ["disasm", "documentSize > 1e6"])
+    #expect(listing.exitCode == 0)
+    #expect(listing.standardOutput.contains("0000  SELF_KEYPATH          #0                  ; documentSize"))
+    #expect(listing.standardOutput.contains("RETURN_BOOL"))
+    #expect(tool.run(arguments: ["disasm", "a =="]).exitCode == 2)
+    #expect(tool.run(arguments: ["disasm", "--help"]).standardOutput.contains("bytecode"))
+    let input = Array(#"{"id":1,"predicate":"ANY x > 2 AND $v == 1","vars":{"v":1},"object":{"x":[1,3]}}"#.utf8)
+    for engine in ["vm", "interpreter"] {
+        let result = tool.run(arguments: ["eval", "--jsonl", "--engine", engine], standardInput: input)
+        #expect(result.standardOutput.contains(#""result":true"#), "\(engine)")
+    }
+    #expect(tool.run(arguments: ["eval", "--jsonl", "--engine", "jit"]).exitCode == 2)
+}

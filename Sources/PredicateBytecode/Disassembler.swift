@@ -1,0 +1,118 @@
+import PredicateSemantics
+import PredicateSyntax
+import PredicateValue
+
+/// Program listings: offset, mnemonic, operands, what the operands name, and the source text
+/// each instruction evaluates.
+///
+/// ```
+/// 0000  SELF_KEYPATH          #0                  ; documentSize                        1:1
+/// 0001  PUSH_CONST            #0                  ; 1000000                             1:16
+/// 0002  CMP                   >                   ;                                     1:1
+/// 0003  RETURN_BOOL                               ;                                     1:1
+/// ```
+public enum Disassembler {
+    /// The listing of `program`, one instruction a line, with a header naming the rule.
+    public static func listing(_ program: Program) -> String {
+        var lines: [String] = []
+        if !program.source.isEmpty {
+            lines.append("; \(program.kind == .predicate ? "predicate" : "expression"): \(program.source)")
+        }
+        lines.append(
+            "; \(program.code.count) instructions (\(program.codeSize) bytes), \(program.constants.count) constants, "
+                + "\(program.keyPaths.count) key paths, \(program.variables.count) variables, "
+                + "stack \(program.maximumStackDepth)")
+        let lineStarts = lineStartOffsets(program.source)
+        for (offset, instruction) in program.code.enumerated() {
+            let (operand, comment) = describe(instruction, at: offset, in: program)
+            var line = pad(String(offset).leftPadded(to: 4), 6) + pad(instruction.mnemonic, 22) + pad(operand, 20)
+            line += "; " + pad(comment, 36)
+            if offset < program.sourceRanges.count, !program.source.isEmpty {
+                line += " " + location(program.sourceRanges[offset].lowerBound, lineStarts, program.source)
+            }
+            lines.append(line.trailingSpacesRemoved)
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The operand as written and what it refers to.
+    static func describe(_ instruction: Instruction, at offset: Int, in program: Program) -> (String, String) {
+        func constant(_ index: UInt16) -> String {
+            guard Int(index) < program.constants.count else { return "?" }
+            let value = program.constants[Int(index)]
+            if case .bool(let flag) = value { return flag ? "YES" : "NO" }
+            return Expression(.constant(value)).format
+        }
+        func variable(_ index: Int) -> String { index < program.variables.count ? "$" + program.variables[index] : "?" }
+        func target(_ jump: Int16) -> String { "→ \(String(offset + 1 + Int(jump)).leftPadded(to: 4))" }
+        func keyPath(_ index: UInt16) -> String {
+            guard Int(index) < program.keyPaths.count else { return "?" }
+            return program.keyPaths[Int(index)].map { component in
+                switch component {
+                case .key(let key): return key
+                case .field(let field): return "\(field.key)@\(field.schema.schema.typeName)[\(field.slot)]"
+                case .variable(let name): return "$" + name
+                }
+            }.joined(separator: ".")
+        }
+        switch instruction {
+        case .pushConstant(let index): return ("#\(index)", constant(index))
+        case .pushSelf: return ("", "")
+        case .loadVariable(let slot), .storeVariable(let slot): return ("v\(slot)", variable(Int(slot)))
+        case .loadKeyPath(let index), .loadSelfKeyPath(let index): return ("#\(index)", keyPath(index))
+        case .compare(let op, let options, let quantifier):
+            let name = Int(op) < ComparisonOperator.allCases.count ? ComparisonOperator.allCases[Int(op)].rawValue : "?"
+            let letters = ComparisonOptions.letters.filter { ComparisonOptions(rawValue: options).contains($0.1) }
+            let prefix =
+                Int(quantifier) < Quantifier.allCases.count ? Quantifier.allCases[Int(quantifier)].rawValue : "?"
+            let written =
+                (prefix.isEmpty ? "" : prefix + " ") + name
+                + (letters.isEmpty ? "" : "[" + String(letters.map(\.0)) + "]")
+            return (written, "")
+        case .callFunction(let selector, let arity), .invoke(let selector, let arity):
+            return ("#\(selector), \(arity)", constant(selector))
+        case .makeArray(let count): return ("\(count)", "")
+        case .indexSymbol(let symbol):
+            return (["FIRST", "LAST", "SIZE"].dropFirst(Int(min(symbol, 3))).first ?? "?", "")
+        case .setOperation(let op):
+            return (Int(op) < SetOperator.allCases.count ? SetOperator.allCases[Int(op)].rawValue : "?", "")
+        case .index, .cast, .not, .saveVariables, .restoreVariables, .returnBool, .returnValue:
+            return ("", "")
+        case .jump(let d), .jumpIfFalse(let d), .jumpIfFalseOrPop(let d), .jumpIfTrueOrPop(let d), .jumpIfNil(let d),
+            .subqueryNext(let d), .subqueryCollect(let d):
+            return (d >= 0 ? "+\(d)" : "\(d)", target(d))
+        case .subqueryBegin(let d, let slot):
+            return ("v\(slot), \(d >= 0 ? "+\(d)" : "\(d)")", "\(variable(Int(slot))), exit \(target(d))")
+        case .fail(let message): return ("#\(message)", constant(message))
+        }
+    }
+
+    private static func lineStartOffsets(_ source: String) -> [Int] {
+        var starts = [0]
+        for (offset, byte) in source.utf8.enumerated() where byte == 0x0A { starts.append(offset + 1) }
+        return starts
+    }
+
+    private static func location(_ offset: Int, _ starts: [Int], _ source: String) -> String {
+        let line = (starts.lastIndex { $0 <= offset } ?? 0)
+        let start = starts[line]
+        let prefix = source.utf8.dropFirst(start).prefix(max(0, offset - start))
+        return "\(line + 1):\(String(decoding: prefix, as: UTF8.self).count + 1)"
+    }
+
+    private static func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+
+    fileprivate var trailingSpacesRemoved: String {
+        var result = self
+        while result.last == " " { result.removeLast() }
+        return result
+    }
+}
