@@ -122,7 +122,7 @@ private struct Walk {
             return try BuiltinFunctions.call(selector, values)
         case .invoke(let receiverExpression, let selector, let arguments):
             let receiver = try evaluate(receiverExpression, &bindings)
-            if receiver == .nil || receiver == .null { return .nil }
+            if receiver == .nil { return .nil }
             var values: [Value] = []
             for argument in arguments { values.append(try evaluate(argument, &bindings)) }
             return try MethodInvocation.invoke(selector, on: receiver, arguments: values)
@@ -144,7 +144,7 @@ private struct Walk {
             let collection = try evaluate(collectionExpression, &bindings)
             let elements: [Value]
             switch collection {
-            case .nil, .null: return .nil
+            case .nil: return .nil
             case .array(let values), .set(let values): elements = values
             default:
                 throw EvaluationError(

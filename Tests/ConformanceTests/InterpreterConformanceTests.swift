@@ -11,6 +11,11 @@ import Testing
         testCase.check(InterpreterConformanceTests.run(testCase), engine: "interpreter")
     }
 
+    /// The suite keeps covering SPEC §4, §5 and §7: deleting a case file cannot go unnoticed.
+    @Test func suiteIsComplete() {
+        #expect(ConformanceFiles.all.count >= 450, "only \(ConformanceFiles.all.count) conformance cases")
+    }
+
     static func run(_ testCase: ConformanceCase) -> ConformanceOutcome {
         let interpreter = Interpreter()
         do {

@@ -124,12 +124,15 @@ public enum ComparisonOperators {
     }
 
     /// `CONTAINS` and `IN` (SPEC §4.3.3): substring for strings, membership for collections
-    /// (options ignored), value membership for dictionaries.
+    /// (options ignored), value membership for dictionaries. A `null` container, which only a
+    /// quantifier's element can be, contains nothing.
     private static func membership(
         container: Value, element: Value, options: ComparisonOptions
     ) throws(EvaluationError) -> Bool {
         if container == .nil || element == .nil { return false }
         switch container {
+        case .null:
+            return false
         case .string(let text):
             guard case .string(let needle) = element else {
                 throw EvaluationError(

@@ -3,7 +3,7 @@ import PredicateValue
 /// The `UTI-CONFORMS-TO` operator on two operands (SPEC §4.3.3, §7.1), after the quantifier has
 /// picked them.
 ///
-/// Either operand `nil` (or `null`) makes the result false; otherwise both must be strings, and
+/// Either operand `nil` makes the result false; otherwise both must be strings, and
 /// `lhs` must conform to `rhs` in `registry`.
 ///
 /// - Parameters:
@@ -37,12 +37,13 @@ public func utiEquals(_ lhs: Value, _ rhs: Value, lenient: Bool = false) throws(
     return ASCIICase.equal(lhs, rhs)
 }
 
-/// Both identifiers, or `nil` when either operand is absent. The nil test comes first, as in
-/// Apple's operator: `nil UTI-EQUALS 5` is false, not an error.
+/// Both identifiers, or `nil` when either operand is `nil`. The nil test comes first, as in
+/// Apple's operator: `nil UTI-EQUALS 5` is false, not an error. A `null` (a quantified element,
+/// which is not normalised, SPEC §4.3.2) is not a string, so it is an error.
 private func identifiers(
     _ lhs: Value, _ rhs: Value, operator name: String, lenient: Bool
 ) throws(EvaluationError) -> (String, String)? {
-    if lhs.isAbsent || rhs.isAbsent { return nil }
+    if lhs == .nil || rhs == .nil { return nil }
     let left = try identifier(lhs, side: .left, other: rhs, operator: name, lenient: lenient)
     let right = try identifier(rhs, side: .right, other: lhs, operator: name, lenient: lenient)
     return (left, right)
@@ -105,14 +106,4 @@ private func article(_ value: Value) -> String {
     let vowels: Set<Character> = ["a", "e", "i", "o", "u", "A", "E", "I", "O", "U"]
     guard let first = noun.first, vowels.contains(first) else { return "a \(noun)" }
     return "an \(noun)"
-}
-
-extension Value {
-    /// `nil`, or `null` (which the comparison has normally turned into `nil` already, SPEC §4.3.1).
-    fileprivate var isAbsent: Bool {
-        switch self {
-        case .nil, .null: return true
-        default: return false
-        }
-    }
 }
