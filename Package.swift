@@ -37,7 +37,10 @@ let package = Package(
         .executableTarget(name: "predicate", dependencies: ["PredicateCommandLine"]),
         .executableTarget(
             name: "predicate-bench",
-            dependencies: ["PredicateValue", "PredicateSyntax"],
+            dependencies: [
+                "PredicateValue", "PredicateSyntax", "PredicateSemantics", "PredicateInterpreter", "PredicateBytecode",
+                "PredicateVM", "PredicateFileProvider",
+            ],
             path: "Benchmarks/PredicateBench"
         ),
         .testTarget(name: "PredicateValueTests", dependencies: ["PredicateValue"]),

@@ -36,7 +36,7 @@ struct BenchmarkOptions {
 
     /// Timed runs per measurement (the median is reported) and the minimum time per run.
     var runs: Int { quick ? 3 : 9 }
-    var minimumRunSeconds: Double { quick ? 0.005 : 0.1 }
+    var minimumRunSeconds: Double { quick ? 0.005 : 0.05 }
 
     func includes(_ name: String) -> Bool {
         guard let filter else { return true }

@@ -4,6 +4,7 @@ import Foundation
 struct BenchmarkReport: Encodable {
     let machine: MachineDescription
     let parse: [ParseBenchmark.Result]
+    let evaluation: [EvaluationBenchmark.Result]
 
     func write(to path: String) throws {
         let encoder = JSONEncoder()

@@ -91,6 +91,5 @@ enum ParseBenchmark {
         let totalBytes = results.reduce(0) { $0 + $1.bytes }
         let totalNanoseconds = results.reduce(0) { $0 + $1.parseNanoseconds.median }
         print("overall parse throughput: \(column(Double(totalBytes) / totalNanoseconds * 1e3, width: 0)) MB/s")
-        print("peak memory: \(column(peakMemoryMiB(), width: 0)) MiB")
     }
 }

@@ -22,9 +22,12 @@ print(options.quick ? "quick mode: small sizes, few runs (for CI; figures are no
 
 let parseResults = ParseBenchmark.run(options: options)
 ParseBenchmark.printTable(parseResults)
+let evaluationResults = EvaluationBenchmark.run(options: options)
+EvaluationBenchmark.printTable(evaluationResults)
+print("peak memory: \(column(peakMemoryMiB(), width: 0)) MiB")
 
 if let path = options.jsonPath {
-    let report = BenchmarkReport(machine: machine, parse: parseResults)
+    let report = BenchmarkReport(machine: machine, parse: parseResults, evaluation: evaluationResults)
     do {
         try report.write(to: path)
         print("\nwrote \(path)")

@@ -60,8 +60,8 @@ public enum Instruction: Hashable, Sendable {
     case jumpIfFalseOrPop(Int16)
     /// `( bool -- bool | )` Jumps keeping the bool when it is true; pops it otherwise (`OR`).
     case jumpIfTrueOrPop(Int16)
-    /// `( value -- value | )` Jumps keeping the value when it is nil (or null) and replaces it by
-    /// nil; leaves it otherwise (`FUNCTION` skips its arguments for a nil receiver).
+    /// `( value -- value )` Jumps when the value is nil, keeping it (`FUNCTION` skips its arguments
+    /// and answers nil for a nil receiver).
     case jumpIfNil(Int16)
     /// `( -- )` Saves every variable, for a comparison whose operands assign (`:=` is scoped to
     /// its comparison, SPEC §4.9.6).

@@ -176,10 +176,7 @@ public struct VirtualMachine: Sendable {
             guard case .bool(let flag) = stack.last else { throw malformed("a Boolean was expected on the stack") }
             if flag { pc += Int(offset) } else { _ = pop() }
         case .jumpIfNil(let offset):
-            if let top = stack.last, top == .nil || top == .null {
-                stack[stack.count - 1] = .nil
-                pc += Int(offset)
-            }
+            if let top = stack.last, top == .nil { pc += Int(offset) }
         case .saveVariables:
             savedSlots.append(slots)
         case .restoreVariables:
@@ -188,7 +185,7 @@ public struct VirtualMachine: Sendable {
             let collection = pop()
             let elements: [Value]
             switch collection {
-            case .nil, .null:
+            case .nil:
                 stack.append(.nil)
                 pc += Int(exit)
                 return nil

@@ -84,7 +84,8 @@ public enum Binder {
                 var bound: [KeyComponent] = []
                 var resolving = true
                 for component in components {
-                    guard resolving, case .key(let key) = component, !key.contains("."), !key.hasPrefix("@"),
+                    guard resolving, case .key(let key) = component, !key.utf8.contains(UInt8(ascii: ".")),
+                        !key.hasPrefix("@"),
                         case .object(let reference) = type.unwrapped, let slot = reference.schema.slot(forKey: key)
                     else {
                         // Past a dictionary or an unknown key, evaluation reads by path; stop here.

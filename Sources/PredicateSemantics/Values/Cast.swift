@@ -91,7 +91,7 @@ public enum Cast {
     /// decimal number.
     static func number(parsing text: String) -> Value? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if trimmed.contains(".") {
+        if trimmed.utf8.contains(UInt8(ascii: ".")) {
             return Double(trimmed).map(Value.double)
         }
         var digits = Substring(trimmed)

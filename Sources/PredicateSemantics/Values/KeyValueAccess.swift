@@ -61,7 +61,7 @@ public enum KeyValueAccess {
                 receiver = object.value(atSlot: field.slot)
             case .field(let field):
                 receiver = try value(forKey: Substring(field.key), of: receiver)
-            case .key(let key) where !key.contains("."):
+            case .key(let key) where !key.utf8.contains(UInt8(ascii: ".")):
                 receiver = try value(forKey: Substring(key), of: receiver)
             default:
                 break stepping
