@@ -122,7 +122,7 @@ private struct Walk {
             return try BuiltinFunctions.call(selector, values)
         case .invoke(let receiverExpression, let selector, let arguments):
             let receiver = try evaluate(receiverExpression, &bindings)
-            if receiver == .nil { return .nil }
+            if receiver.isNil { return .nil }
             var values: [Value] = []
             for argument in arguments { values.append(try evaluate(argument, &bindings)) }
             return try MethodInvocation.invoke(selector, on: receiver, arguments: values)
@@ -180,6 +180,6 @@ private struct Walk {
         guard let value = bindings[name] else {
             throw EvaluationError(.unboundVariable, "the variable $\(name) has no value")
         }
-        return value == .null ? .nil : value
+        return value.isNull ? .nil : value
     }
 }

@@ -176,7 +176,7 @@ public struct VirtualMachine: Sendable {
             guard case .bool(let flag) = stack.last else { throw malformed("a Boolean was expected on the stack") }
             if flag { pc += Int(offset) } else { _ = pop() }
         case .jumpIfNil(let offset):
-            if let top = stack.last, top == .nil { pc += Int(offset) }
+            if let top = stack.last, top.isNil { pc += Int(offset) }
         case .saveVariables:
             savedSlots.append(slots)
         case .restoreVariables:
@@ -239,7 +239,7 @@ public struct VirtualMachine: Sendable {
         guard let value = slots[slot] else {
             throw EvaluationError(.unboundVariable, "the variable $\(program.variables[slot]) has no value")
         }
-        return value == .null ? .nil : value
+        return value.isNull ? .nil : value
     }
 
     private func keyPath(_ index: UInt16, from receiver: Value) throws(EvaluationError) -> Value {

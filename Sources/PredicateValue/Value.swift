@@ -106,6 +106,18 @@ extension Value {
         }
     }
 
+    /// Whether the value is ``nil``; cheaper than `== .nil`, which compares whole values.
+    @inlinable public var isNil: Bool {
+        if case .nil = self { return true }
+        return false
+    }
+
+    /// Whether the value is ``null``.
+    @inlinable public var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
+
     /// The string payload, or `nil` when the value is not a string.
     public var stringValue: String? {
         if case .string(let value) = self { return value }

@@ -12,19 +12,19 @@ public enum ComparisonOperators {
         _ op: ComparisonOperator, _ lhs: Value, _ rhs: Value, quantifier: Quantifier, options: ComparisonOptions,
         environment: EvaluationEnvironment
     ) throws(EvaluationError) -> Bool {
-        let left = lhs == .null ? Value.nil : lhs
-        let right = rhs == .null ? Value.nil : rhs
+        let left = lhs.isNull ? Value.nil : lhs
+        let right = rhs.isNull ? Value.nil : rhs
         switch quantifier {
         case .direct:
             return try primitive(op, left, right, options: options, environment: environment)
         case .any:
-            if left == .nil { return false }
+            if left.isNil { return false }
             for element in try quantified(left) {
                 if try primitive(op, element, right, options: options, environment: environment) { return true }
             }
             return false
         case .all:
-            if left == .nil { return true }
+            if left.isNil { return true }
             for element in try quantified(left) {
                 if !(try primitive(op, element, right, options: options, environment: environment)) { return false }
             }
@@ -54,11 +54,11 @@ public enum ComparisonOperators {
         case .notEqual:
             return !equal(lhs, rhs, options: options)
         case .less, .greater:
-            if lhs == .nil || rhs == .nil { return false }
+            if lhs.isNil || rhs.isNil { return false }
             let order = try ordering(lhs, rhs, options: options)
             return op == .less ? order == .ascending : order == .descending
         case .lessOrEqual, .greaterOrEqual:
-            if lhs == .nil || rhs == .nil { return lhs == .nil && rhs == .nil }
+            if lhs.isNil || rhs.isNil { return lhs.isNil && rhs.isNil }
             let order = try ordering(lhs, rhs, options: options)
             return op == .lessOrEqual ? order != .descending : order != .ascending
         case .beginsWith, .endsWith:
@@ -94,7 +94,7 @@ public enum ComparisonOperators {
 
     /// `==` with its nil rules; options apply only when both operands are strings (SPEC §4.5.1).
     static func equal(_ lhs: Value, _ rhs: Value, options: ComparisonOptions) -> Bool {
-        if lhs == .nil || rhs == .nil { return lhs == .nil && rhs == .nil }
+        if lhs.isNil || rhs.isNil { return lhs.isNil && rhs.isNil }
         if !options.isEmpty, case .string(let a) = lhs, case .string(let b) = rhs {
             return StringOperators.equals(a, b, options: options)
         }
@@ -114,7 +114,7 @@ public enum ComparisonOperators {
     private static func strings(
         _ lhs: Value, _ rhs: Value, _ op: ComparisonOperator
     ) throws(EvaluationError) -> (String, String)? {
-        if lhs == .nil || rhs == .nil { return nil }
+        if lhs.isNil || rhs.isNil { return nil }
         guard case .string(let a) = lhs, case .string(let b) = rhs else {
             let culprit = lhs.stringValue == nil ? lhs : rhs
             throw EvaluationError(
@@ -129,7 +129,7 @@ public enum ComparisonOperators {
     private static func membership(
         container: Value, element: Value, options: ComparisonOptions
     ) throws(EvaluationError) -> Bool {
-        if container == .nil || element == .nil { return false }
+        if container.isNil || element.isNil { return false }
         switch container {
         case .null:
             return false
@@ -153,7 +153,7 @@ public enum ComparisonOperators {
 
     /// `x BETWEEN {lo, hi}`: inclusive, bounds in either order (SPEC §4.6.1).
     private static func between(_ value: Value, _ range: Value) throws(EvaluationError) -> Bool {
-        if value == .nil || range == .nil { return false }
+        if value.isNil || range.isNil { return false }
         guard case .array(let bounds) = range, bounds.count == 2 else {
             throw EvaluationError(
                 .invalidArgument,

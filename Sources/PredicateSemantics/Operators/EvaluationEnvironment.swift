@@ -3,13 +3,16 @@ import PredicateSyntax
 
 /// What the operators need beyond their operands: the type-identifier table and the compiled
 /// patterns of `LIKE` and `MATCHES`. Shared by every evaluation; safe to use from many threads.
-public struct EvaluationEnvironment: Sendable {
+///
+/// A class, so that handing it to an operator costs one reference count rather than one for each
+/// of the type table's arrays.
+public final class EvaluationEnvironment: Sendable {
     /// The conformance graph for `UTI-CONFORMS-TO`: Apple's system types plus the host's own.
-    public var uniformTypes: UniformTypeRegistry
+    public let uniformTypes: UniformTypeRegistry
     /// Let `UTI-CONFORMS-TO` and `UTI-EQUALS` accept a type object (an item's `contentType`) for
     /// its identifier. Off by default, because Apple raises there and the rule never matches on a
     /// device (SPEC §9 item 14).
-    public var lenientTypeObjects: Bool
+    public let lenientTypeObjects: Bool
     /// Compiled `LIKE` and `MATCHES` patterns, so that a rule run over many items compiles each
     /// pattern once.
     public let patterns: PatternCache

@@ -43,7 +43,7 @@ public func utiEquals(_ lhs: Value, _ rhs: Value, lenient: Bool = false) throws(
 private func identifiers(
     _ lhs: Value, _ rhs: Value, operator name: String, lenient: Bool
 ) throws(EvaluationError) -> (String, String)? {
-    if lhs == .nil || rhs == .nil { return nil }
+    if lhs.isNil || rhs.isNil { return nil }
     let left = try identifier(lhs, side: .left, other: rhs, operator: name, lenient: lenient)
     let right = try identifier(rhs, side: .right, other: lhs, operator: name, lenient: lenient)
     return (left, right)

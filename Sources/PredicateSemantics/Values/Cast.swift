@@ -7,11 +7,11 @@ public enum Cast {
     /// `NSDate`. A `nil` type returns the value unchanged.
     public static func cast(_ value: Value, to type: Value) throws(EvaluationError) -> Value {
         guard case .string(let className) = type else {
-            if type == .nil || type == .null { return value }
+            if type.isNil || type.isNull { return value }
             throw EvaluationError(
                 .invalidArgument, "CAST needs a class name such as 'NSNumber', got \(ValueComparison.describe(type))")
         }
-        let isNil = value == .nil || value == .null
+        let isNil = value.isNil || value.isNull
         switch className {
         case "NSString":
             return isNil ? .nil : .string(text(of: value))

@@ -30,7 +30,7 @@ public enum KeyValueAccess {
                 }
                 return try value(forKey: path, of: receiver)
             }
-            if dot != nil, let whole = entries[String(path)], whole != .nil { return whole }
+            if dot != nil, let whole = entries[String(path)], !whole.isNil { return whole }
         default:
             break
         }
@@ -68,7 +68,7 @@ public enum KeyValueAccess {
             }
             index += 1
         }
-        if receiver == .nil || index == components.endIndex { return receiver }
+        if receiver.isNil || index == components.endIndex { return receiver }
         var path = ""
         for component in components[index...] {
             if !path.isEmpty { path += "." }
@@ -180,7 +180,7 @@ public enum KeyValueAccess {
         var results: [Value] = []
         for element in elements {
             let result = try value(forKeyPath: rest, of: element)
-            if result != .nil { results.append(result) }
+            if !result.isNil { results.append(result) }
         }
         switch op {
         case "sum", "avg":
@@ -292,7 +292,7 @@ public enum KeyValueAccess {
 
 extension Value {
     /// A value as a collection stores it: `nil` becomes `null` (SPEC §4.2.4, §4.9.5).
-    public var asCollectionElement: Value { self == .nil ? .null : self }
+    public var asCollectionElement: Value { self.isNil ? .null : self }
 }
 
 /// Levenshtein distance over UTF-8 bytes, for did-you-mean suggestions.
