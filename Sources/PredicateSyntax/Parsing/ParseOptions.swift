@@ -27,7 +27,7 @@ public struct ParseOptions: Hashable, Sendable {
 public struct ParsedPredicate: Hashable, Sendable {
     /// The syntax tree.
     public let predicate: Predicate
-    /// Legal but doubtful constructs, in source order.
+    /// Legal but doubtful constructs, in source order (the first 32).
     public let warnings: [Diagnostic]
 }
 
@@ -35,6 +35,6 @@ public struct ParsedPredicate: Hashable, Sendable {
 public struct ParsedExpression: Hashable, Sendable {
     /// The syntax tree.
     public let expression: Expression
-    /// Legal but doubtful constructs, in source order.
+    /// Legal but doubtful constructs, in source order (the first 32).
     public let warnings: [Diagnostic]
 }
