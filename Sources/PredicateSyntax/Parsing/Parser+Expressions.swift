@@ -283,7 +283,7 @@ extension Parser {
             guard let close = consume(.rightParen) else {
                 throw unexpected("')' to close the '(' at \(source.location(of: open.range.lowerBound))")
             }
-            return Expression(inner.kind, range: open.range.union(close.range))
+            return inner.withRange(open.range.union(close.range))
         case .keyword(.subquery):
             return try parseSubquery()
         case .keyword(.function):

@@ -91,9 +91,9 @@ extension Parser {
         let range = open.range.union(close.range)
         switch inner {
         case .predicate(let predicate):
-            return .predicate(Predicate(predicate.kind, range: range))
+            return .predicate(predicate.withRange(range))
         case .expression(let expression):
-            return .expression(Expression(expression.kind, range: range))
+            return .expression(expression.withRange(range))
         }
     }
 
