@@ -102,7 +102,7 @@ import Testing
         do {
             _ = try PredicateParser.parsePredicate(deep)
         } catch {
-            #expect(error.kind == .nestingTooDeep(limit: 256))
+            #expect(error.kind == .nestingTooDeep(limit: ParseOptions().maximumDepth))
         }
         let long = "s == '" + String(repeating: "x", count: 10_000_000) + "'"
         do {

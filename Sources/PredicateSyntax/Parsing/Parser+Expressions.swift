@@ -143,7 +143,10 @@ extension Parser {
         }
         while true {
             if consume(.dot) != nil {
-                let components = try parseKeyComponents()
+                // Read the whole run of `.key`s before building the node: extending the node once
+                // per key copies the path every time, which is quadratic in its length.
+                var components = try parseKeyComponents()
+                while consume(.dot) != nil { components += try parseKeyComponents() }
                 let range = expression.range.union(previousRange)
                 if extendsPath, case .keyPath(let base, let existing) = expression.kind {
                     expression = Expression(.keyPath(base: base, components: existing + components), range: range)
@@ -280,7 +283,7 @@ extension Parser {
             guard let close = consume(.rightParen) else {
                 throw unexpected("')' to close the '(' at \(source.location(of: open.range.lowerBound))")
             }
-            return Expression(inner.kind, range: open.range.union(close.range))
+            return inner.withRange(open.range.union(close.range))
         case .keyword(.subquery):
             return try parseSubquery()
         case .keyword(.function):

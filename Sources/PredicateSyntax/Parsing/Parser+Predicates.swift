@@ -91,9 +91,9 @@ extension Parser {
         let range = open.range.union(close.range)
         switch inner {
         case .predicate(let predicate):
-            return .predicate(Predicate(predicate.kind, range: range))
+            return .predicate(predicate.withRange(range))
         case .expression(let expression):
-            return .expression(Expression(expression.kind, range: range))
+            return .expression(expression.withRange(range))
         }
     }
 
@@ -229,6 +229,7 @@ extension Parser {
 
     /// Warns (or, in strict mode, fails) on `a OR b AND c`, naming both readings.
     private mutating func reportAndOrMix(_ operands: [OrOperand], range: SourceRange) throws(Diagnostic) {
+        if !options.strict, warnings.count >= Parser.maximumWarnings { return }
         var groups: [[Predicate]] = [[]]
         for operand in operands {
             let parts: [Predicate]
@@ -244,10 +245,13 @@ extension Parser {
         }
         let parsed = Predicate(.or(operands.map(\.predicate)))
         let other = Predicate(.and(groups.map { $0.count == 1 ? $0[0] : Predicate(.or($0)) }))
-        func shortened(_ text: String) -> String {
-            text.count <= 80 ? "'\(text)'" : "'\(text.prefix(77))...'"
+        // Print only the start of each reading: a reading can be most of a 1 MiB rule, and there is
+        // one report per OR node. A print cut at 320 bytes has over 80 characters.
+        func shortened(_ predicate: Predicate) -> String {
+            let text = predicate.format(limit: 320)
+            return text.count <= 80 ? "'\(text)'" : "'\(text.prefix(77))...'"
         }
-        let kind = DiagnosticKind.andOrMixed(parsedAs: shortened(parsed.format), otherReading: shortened(other.format))
+        let kind = DiagnosticKind.andOrMixed(parsedAs: shortened(parsed), otherReading: shortened(other))
         if options.strict { throw error(kind, at: range) }
         warn(kind, at: range)
     }

@@ -140,7 +140,13 @@ struct Parser {
         Diagnostic(kind, range: range, in: source)
     }
 
+    /// At most this many warnings are kept. Each carries the text of its source line and costs a
+    /// scan from the start of the rule, so without a bound a long one-line rule with a warning
+    /// every few bytes (`s ==[x] 'a' AND …`) took quadratic time and memory.
+    static let maximumWarnings = 32
+
     mutating func warn(_ kind: DiagnosticKind, at range: SourceRange) {
+        guard warnings.count < Parser.maximumWarnings else { return }
         warnings.append(Diagnostic(kind, severity: .warning, range: range, in: source))
     }
 

@@ -16,6 +16,16 @@ extension Predicate {
     }
 }
 
+extension Predicate {
+    /// The start of the canonical format: printing stops soon after the output passes `limit`
+    /// UTF-8 bytes, so that a message quoting a huge tree costs no more than a short one.
+    func format(limit: Int) -> String {
+        var printer = CanonicalPrinter(limit: limit)
+        printer.print(self)
+        return printer.output
+    }
+}
+
 extension Expression {
     /// The canonical format string of the expression, as Apple's `NSExpression.description`
     /// prints it (SPEC §3.9b).
@@ -29,10 +39,15 @@ extension Expression {
 /// Writes syntax trees in Apple's canonical format.
 struct CanonicalPrinter {
     var output = ""
+    /// Printing stops once the output is longer than this many UTF-8 bytes.
+    var limit = Int.max
+
+    private var isFull: Bool { output.utf8.count > limit }
 
     // MARK: - Predicates
 
     mutating func print(_ predicate: Predicate) {
+        if isFull { return }
         switch predicate.kind {
         case .constant(let value):
             output += value ? "TRUEPREDICATE" : "FALSEPREDICATE"
@@ -56,6 +71,7 @@ struct CanonicalPrinter {
             print(operands[0])
         default:
             for (index, operand) in operands.enumerated() {
+                if isFull { return }
                 if index > 0 { output += connective }
                 printCompoundOperand(operand)
             }
@@ -89,6 +105,7 @@ struct CanonicalPrinter {
     // MARK: - Expressions
 
     mutating func print(_ expression: Expression) {
+        if isFull { return }
         switch expression.kind {
         case .constant(let value):
             printConstant(value)
@@ -167,6 +184,7 @@ struct CanonicalPrinter {
 
     private mutating func printList(_ expressions: [Expression]) {
         for (index, expression) in expressions.enumerated() {
+            if isFull { return }
             if index > 0 { output += ", " }
             print(expression)
         }

@@ -19,6 +19,19 @@ public struct Expression: Hashable, Sendable {
         self.depth = 1 + kind.childDepth
     }
 
+    /// The same node with another source range. Unlike ``init(_:range:)`` it does not visit the
+    /// children again (an `AND` of 100,000 operands inside 100 parentheses would be visited 100
+    /// times).
+    func withRange(_ range: SourceRange) -> Expression {
+        Expression(kind, range: range, depth: depth)
+    }
+
+    private init(_ kind: ExpressionKind, range: SourceRange, depth: Int) {
+        self.kind = kind
+        self.range = range
+        self.depth = depth
+    }
+
     /// Structural equality, ignoring source ranges.
     public static func == (lhs: Expression, rhs: Expression) -> Bool { lhs.kind == rhs.kind }
 

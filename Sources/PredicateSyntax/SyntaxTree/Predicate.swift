@@ -16,6 +16,19 @@ public struct Predicate: Hashable, Sendable {
         self.depth = 1 + kind.childDepth
     }
 
+    /// The same node with another source range. Unlike ``init(_:range:)`` it does not visit the
+    /// children again (an `AND` of 100,000 operands inside 100 parentheses would be visited 100
+    /// times).
+    func withRange(_ range: SourceRange) -> Predicate {
+        Predicate(kind, range: range, depth: depth)
+    }
+
+    private init(_ kind: PredicateKind, range: SourceRange, depth: Int) {
+        self.kind = kind
+        self.range = range
+        self.depth = depth
+    }
+
     /// Structural equality, ignoring source ranges.
     public static func == (lhs: Predicate, rhs: Predicate) -> Bool { lhs.kind == rhs.kind }
 
