@@ -49,6 +49,12 @@ let package = Package(
             ],
             exclude: ["Cases"]),
         .testTarget(
+            name: "DifferentialTests",
+            dependencies: [
+                "PredicateInterpreter", "PredicateBytecode", "PredicateVM", "PredicateSemantics", "PredicateSyntax",
+                "PredicateValue", "PredicateFileProvider",
+            ]),
+        .testTarget(
             name: "PredicateCommandLineTests",
             dependencies: ["PredicateCommandLine", "PredicateSyntax", "PredicateValue"]
         ),
