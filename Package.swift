@@ -61,6 +61,12 @@ let package = Package(
                 "PredicateFileProvider", "PredicateInterpreter",
             ]),
         .testTarget(
+            name: "DifferentialTests",
+            dependencies: [
+                "PredicateInterpreter", "PredicateBytecode", "PredicateVM", "PredicateSemantics", "PredicateSyntax",
+                "PredicateValue", "PredicateFileProvider",
+            ]),
+        .testTarget(
             name: "PredicateCommandLineTests",
             dependencies: ["PredicateCommandLine", "PredicateSyntax", "PredicateValue"]
         ),

@@ -290,11 +290,14 @@ extension Expression {
         return found
     }
 
-    /// Calls `body` on this expression and every expression inside it.
+    /// Calls `body` on this expression and every expression inside it, except those inside
+    /// predicates (`SUBQUERY`, `TERNARY` conditions), whose comparisons scope themselves.
     func visit(_ body: (Expression) -> Void) {
         body(self)
         switch kind {
-        case .constant, .evaluatedObject, .variable, .anyKey, .keyPath: break
+        case .constant, .evaluatedObject, .variable, .anyKey: break
+        case .keyPath(let base, _):
+            base.visit(body)
         case .function(_, let arguments), .aggregate(let arguments):
             for argument in arguments { argument.visit(body) }
         case .invoke(let receiver, _, let arguments):

@@ -148,7 +148,7 @@ public enum KeyValueAccess {
         switch name {
         case "count": return .int(Int64(entries.count))
         case "allKeys": return .array(entries.keys.sorted().map { .string($0) })
-        case "allValues": return .array(entries.keys.sorted().map { entries[$0] ?? .nil })
+        case "allValues": return .array(entries.keys.sorted().map { (entries[$0] ?? .nil).asCollectionElement })
         default: throw EvaluationError(.unknownKey, "a dictionary has no key '@\(name)'")
         }
     }

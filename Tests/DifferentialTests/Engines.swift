@@ -1,0 +1,161 @@
+import PredicateBytecode
+import PredicateInterpreter
+import PredicateSemantics
+import PredicateSyntax
+import PredicateVM
+import PredicateValue
+
+/// A rule under test: a predicate, or a standalone expression.
+enum Rule: Hashable {
+    case predicate(Predicate)
+    case expression(Expression)
+
+    /// The rule as a format string (`expr: ` marks an expression, as in the conformance files).
+    var format: String {
+        switch self {
+        case .predicate(let predicate): return predicate.format
+        case .expression(let expression): return expression.format
+        }
+    }
+
+    var isExpression: Bool {
+        if case .expression = self { return true }
+        return false
+    }
+}
+
+/// One case: a rule, the object it runs on, and the bindings.
+struct DifferentialCase {
+    var rule: Rule
+    var object: Value
+    var variables: [String: Value]
+}
+
+/// What an engine answered.
+enum Outcome: Equatable, CustomStringConvertible {
+    case result(Bool)
+    case value(Value)
+    /// Kind, message and source range; engines must agree on all three.
+    case error(EvaluationError)
+    case compileError(String)
+
+    var description: String {
+        switch self {
+        case .result(let flag): return "\(flag)"
+        case .value(let value): return "= \(value)"
+        case .error(let error):
+            return "error \(error.kind) at \(error.range.map(\.description) ?? "?"): \(error.message)"
+        case .compileError(let message): return "compile error: \(message)"
+        }
+    }
+
+    /// The outcome as a bucket of the run's statistics.
+    var category: String {
+        switch self {
+        case .result(let flag): return "\(flag)"
+        case .value: return "value"
+        case .error(let error): return "error \(error.kind)"
+        case .compileError: return "compile error"
+        }
+    }
+}
+
+/// The four ways of evaluating a rule that must agree.
+struct Verdict {
+    /// The rule as parsed from its format string (so that source ranges are real).
+    let rule: Rule
+    /// The format string.
+    let source: String
+    let outcomes: [(engine: String, outcome: Outcome)]
+
+    var agrees: Bool {
+        guard let first = outcomes.first?.outcome else { return true }
+        return outcomes.allSatisfy { $0.outcome == first }
+    }
+
+    var reference: Outcome? { outcomes.first?.outcome }
+}
+
+/// The reference interpreter, the VM on the compiled rule, the VM on the rule bound to the
+/// object's type, and the interpreter on the bound rule; one environment (and so one pattern
+/// cache) for all of them.
+struct Engines {
+    let environment: EvaluationEnvironment
+    let interpreter: Interpreter
+
+    init() {
+        environment = EvaluationEnvironment()
+        interpreter = Interpreter(environment: environment)
+    }
+
+    /// Parses `source` and evaluates it four ways; `nil` when it does not parse.
+    func verdict(_ source: String, isExpression: Bool, object: Value, variables: [String: Value]) -> Verdict? {
+        let rule: Rule
+        do {
+            if isExpression {
+                rule = .expression(try PredicateParser.parseExpression(source).expression)
+            } else {
+                rule = .predicate(try PredicateParser.parsePredicate(source).predicate)
+            }
+        } catch {
+            return nil
+        }
+        let selfType = Binder.type(describing: object)
+        let variableTypes = variables.mapValues { Binder.type(describing: $0) }
+        let bound: Rule
+        switch rule {
+        case .predicate(let predicate):
+            bound = .predicate(Binder.bind(predicate, selfType: selfType, variables: variableTypes))
+        case .expression(let expression):
+            bound = .expression(Binder.bind(expression, selfType: selfType, variables: variableTypes))
+        }
+        let outcomes = [
+            ("interpreter", interpret(rule, object, variables)),
+            ("vm", runMachine(rule, source, object, variables)),
+            ("vm (bound)", runMachine(bound, source, object, variables)),
+            ("interpreter (bound)", interpret(bound, object, variables)),
+        ]
+        return Verdict(rule: rule, source: source, outcomes: outcomes)
+    }
+
+    /// Prints `testCase`'s rule, reparses it and evaluates it four ways.
+    func verdict(_ testCase: DifferentialCase) -> Verdict? {
+        verdict(
+            testCase.rule.format, isExpression: testCase.rule.isExpression, object: testCase.object,
+            variables: testCase.variables)
+    }
+
+    private func interpret(_ rule: Rule, _ object: Value, _ variables: [String: Value]) -> Outcome {
+        do throws(EvaluationError) {
+            switch rule {
+            case .predicate(let predicate):
+                return .result(try interpreter.evaluate(predicate, on: object, variables: variables))
+            case .expression(let expression):
+                return .value(try interpreter.evaluate(expression, on: object, variables: variables))
+            }
+        } catch {
+            return .error(error)
+        }
+    }
+
+    private func runMachine(_ rule: Rule, _ source: String, _ object: Value, _ variables: [String: Value]) -> Outcome {
+        let program: Program
+        do throws(CompileError) {
+            switch rule {
+            case .predicate(let predicate): program = try Compiler.compile(predicate, source: source)
+            case .expression(let expression): program = try Compiler.compile(expression, source: source)
+            }
+        } catch {
+            return .compileError(error.message)
+        }
+        var machine = VirtualMachine(program: program, environment: environment)
+        do throws(EvaluationError) {
+            if rule.isExpression {
+                return .value(try machine.evaluateExpression(on: object, variables: variables))
+            }
+            return .result(try machine.evaluate(on: object, variables: variables))
+        } catch {
+            return .error(error)
+        }
+    }
+}
