@@ -88,3 +88,19 @@ extension ConformanceCase {
         }
     }
 }
+
+extension ConformanceOutcome {
+    /// Runs an engine, mapping what it throws to an outcome: a syntax error, an evaluation error,
+    /// or (for anything else) an `unsupported` error naming it, which no case expects.
+    static func of(_ body: () throws -> ConformanceOutcome) -> ConformanceOutcome {
+        do {
+            return try body()
+        } catch let error as Diagnostic {
+            return .parseError(error)
+        } catch let error as EvaluationError {
+            return .error(error)
+        } catch {
+            return .error(EvaluationError(.unsupported, "unexpected error \(error)"))
+        }
+    }
+}

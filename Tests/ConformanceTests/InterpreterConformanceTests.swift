@@ -18,7 +18,7 @@ import Testing
 
     static func run(_ testCase: ConformanceCase) -> ConformanceOutcome {
         let interpreter = Interpreter()
-        do {
+        return ConformanceOutcome.of {
             if testCase.isExpression {
                 let expression = try PredicateParser.parseExpression(testCase.rule, arguments: testCase.arguments)
                 return .value(
@@ -27,12 +27,6 @@ import Testing
             let predicate = try PredicateParser.parsePredicate(testCase.rule, arguments: testCase.arguments)
             return .result(
                 try interpreter.evaluate(predicate.predicate, on: testCase.object, variables: testCase.variables))
-        } catch let error as Diagnostic {
-            return .parseError(error)
-        } catch let error as EvaluationError {
-            return .error(error)
-        } catch {
-            return .error(EvaluationError(.unsupported, "unexpected error \(error)"))
         }
     }
 }

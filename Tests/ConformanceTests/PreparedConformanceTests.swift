@@ -17,7 +17,7 @@ import Testing
         let interpreter = Interpreter()
         let selfType = Binder.type(describing: testCase.object)
         let variableTypes = testCase.variables.mapValues { Binder.type(describing: $0) }
-        do {
+        return ConformanceOutcome.of {
             if testCase.isExpression {
                 let parsed = try PredicateParser.parseExpression(testCase.rule, arguments: testCase.arguments)
                 let bound = Binder.bind(parsed.expression, selfType: selfType, variables: variableTypes)
@@ -26,12 +26,6 @@ import Testing
             let parsed = try PredicateParser.parsePredicate(testCase.rule, arguments: testCase.arguments)
             let bound = Binder.bind(parsed.predicate, selfType: selfType, variables: variableTypes)
             return .result(try interpreter.evaluate(bound, on: testCase.object, variables: testCase.variables))
-        } catch let error as Diagnostic {
-            return .parseError(error)
-        } catch let error as EvaluationError {
-            return .error(error)
-        } catch {
-            return .error(EvaluationError(.unsupported, "unexpected error \(error)"))
         }
     }
 

@@ -32,7 +32,7 @@ import Testing
     static func run(_ testCase: ConformanceCase, bound: Bool) -> ConformanceOutcome {
         let selfType = Binder.type(describing: testCase.object)
         let variableTypes = testCase.variables.mapValues { Binder.type(describing: $0) }
-        do {
+        return ConformanceOutcome.of {
             if testCase.isExpression {
                 var expression = try PredicateParser.parseExpression(testCase.rule, arguments: testCase.arguments)
                     .expression
@@ -44,12 +44,6 @@ import Testing
             if bound { predicate = Binder.bind(predicate, selfType: selfType, variables: variableTypes) }
             var machine = VirtualMachine(program: try Compiler.compile(predicate, source: testCase.rule))
             return .result(try machine.evaluate(on: testCase.object, variables: testCase.variables))
-        } catch let error as Diagnostic {
-            return .parseError(error)
-        } catch let error as EvaluationError {
-            return .error(error)
-        } catch {
-            return .error(EvaluationError(.unsupported, "unexpected error \(error)"))
         }
     }
 }

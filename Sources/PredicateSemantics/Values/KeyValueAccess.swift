@@ -294,22 +294,3 @@ extension Value {
     /// A value as a collection stores it: `nil` becomes `null` (SPEC §4.2.4, §4.9.5).
     public var asCollectionElement: Value { self.isNil ? .null : self }
 }
-
-/// Levenshtein distance over UTF-8 bytes, for did-you-mean suggestions.
-func editDistance(_ a: String, _ b: String) -> Int {
-    let a = Array(a.utf8)
-    let b = Array(b.utf8)
-    guard !a.isEmpty else { return b.count }
-    guard !b.isEmpty else { return a.count }
-    var previous = Array(0...b.count)
-    var current = previous
-    for i in 1...a.count {
-        current[0] = i
-        for j in 1...b.count {
-            current[j] = Swift.min(
-                previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-        }
-        swap(&previous, &current)
-    }
-    return previous[b.count]
-}

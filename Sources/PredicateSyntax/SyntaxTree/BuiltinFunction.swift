@@ -67,8 +67,9 @@ public struct BuiltinFunction: Hashable, Sendable {
     }
 }
 
-/// Levenshtein distance, for did-you-mean suggestions on short names.
-func editDistance(_ a: String, _ b: String) -> Int {
+/// Levenshtein distance over UTF-8 bytes, for did-you-mean suggestions on short names (shared by
+/// the stages after the parser, hence `package`).
+package func editDistance(_ a: String, _ b: String) -> Int {
     let a = Array(a.utf8)
     let b = Array(b.utf8)
     guard !a.isEmpty else { return b.count }
