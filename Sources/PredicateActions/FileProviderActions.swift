@@ -108,6 +108,13 @@ public struct FileProviderActionList: Sendable {
         self.init(actions: try Self.actions(inPropertyList: data))
     }
 
+    /// Reads the actions from the bytes of an `Info.plist` in XML or binary form.
+    ///
+    /// - Throws: ``ActionListError`` as ``init(propertyList:)`` does.
+    public init(propertyListBytes bytes: [UInt8]) throws(ActionListError) {
+        try self.init(propertyList: Data(bytes))
+    }
+
     /// Reads the actions from the `Info.plist` at `path`.
     ///
     /// - Throws: ``ActionListError`` when the file cannot be read or is not a valid action list.
@@ -164,6 +171,13 @@ public struct FileProviderActionList: Sendable {
             actions.append(FileProviderAction(identifier: identifier, name: name, activationRule: rule))
         }
         return actions
+    }
+
+    /// The declared actions of an `Info.plist` given as bytes, without compiling their rules.
+    ///
+    /// - Throws: ``ActionListError`` as ``init(propertyList:)`` does.
+    public static func actions(inPropertyListBytes bytes: [UInt8]) throws(ActionListError) -> [FileProviderAction] {
+        try actions(inPropertyList: Data(bytes))
     }
 
     /// The value of `NSExtensionFileProviderActions` in `dictionary` or a dictionary nested in it.
