@@ -65,6 +65,16 @@ public struct RuleChecker: Sendable {
     /// `SELF` of a context-menu action's rule: `{fileproviderItems: [FileProviderItem]}`.
     public static let fileProviderActivation = FileProviderActionList.activationContextType
 
+    /// `SELF` of an `NSFileProviderUserInteractions` rule (SPEC §5.4): `action`, `sourceItem`,
+    /// `destinationItem`, `sourceItemsCount` and `domainUserInfo`.
+    public static let fileProviderUserInteraction = ValueType.record([
+        "action": .string,
+        "sourceItem": .optional(.object(SchemaReference(FileProviderItem.schema))),
+        "destinationItem": .optional(.object(SchemaReference(FileProviderItem.schema))),
+        "sourceItemsCount": .integer,
+        "domainUserInfo": .dictionary(.any),
+    ])
+
     /// Creates a checker for rules evaluated on `selfType` with `variables`.
     public init(selfType: ValueType = RuleChecker.fileProviderActivation, variables: [String: ValueType] = [:]) {
         self.selfType = selfType
@@ -155,11 +165,28 @@ private struct CheckWalk {
         let lhsType = type(of: comparison.lhs, variables)
         let rhsType = type(of: comparison.rhs, variables)
         var left = lhsType
-        if comparison.quantifier != .direct {
-            if case .array(let element) = lhsType.unwrapped { left = element } else { left = .any }
-        }
         let op = comparison.op
         let opText = op.rawValue
+        if comparison.quantifier != .direct {
+            if case .array(let element) = lhsType.unwrapped {
+                left = element
+                let ordering: Set<ComparisonOperator> = [.less, .lessOrEqual, .greater, .greaterOrEqual, .between]
+                if case .optional = element, ordering.contains(op) {
+                    report(
+                        "'\(text(comparison.lhs.range))' may hold NSNull for an element without the value, and "
+                            + "ordering NSNull fails, hiding the action; use SUBQUERY(collection, $i, $i.key \(opText) "
+                            + "…).@count > 0", .warning, range)
+                }
+            } else {
+                left = .any
+                if let kind = category(lhsType), kind != .collection {
+                    report(
+                        "\(comparison.quantifier.rawValue) needs a collection on its left, and "
+                            + "'\(text(comparison.lhs.range))' is \(describe(lhsType)): the rule fails", .error,
+                        comparison.lhs.range)
+                }
+            }
+        }
 
         if isConstant(comparison.lhs), isConstant(comparison.rhs) {
             let predicate = Predicate(.comparison(comparison), range: range)

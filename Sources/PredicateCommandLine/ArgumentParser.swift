@@ -31,7 +31,8 @@ enum Subcommand: String, CaseIterable {
         case .format, .disasm: return ["--args"]
         case .eval: return ["--args", "--vars", "--object", "--engine"]
         case .actions: return ["--items"]
-        case .check, .help: return []
+        case .check: return ["--context"]
+        case .help: return []
         }
     }
 }

@@ -23,8 +23,15 @@ extension Session {
         }
         let json = arguments.has("--json")
         let isPropertyList = arguments.has("--plist") || operand.lowercased().hasSuffix(".plist")
+        let checker: RuleChecker
+        switch arguments.options["--context"] ?? "activation" {
+        case "activation": checker = RuleChecker()
+        case "interaction": checker = RuleChecker(selfType: RuleChecker.fileProviderUserInteraction)
+        case let other:
+            throw UsageError(message: "unknown context '\(other)' (use activation or interaction)", subcommand: .check)
+        }
         guard isPropertyList else {
-            let findings = RuleChecker().check(operand)
+            let findings = checker.check(operand)
             if json {
                 let document = JSON.object([("rule", .string(operand)), ("findings", findingsJSON(findings, operand))])
                 output.write(document.serialized + "\n")
@@ -41,7 +48,6 @@ extension Session {
             errorOutput.write("predicate: error: \(operand): \(error)\n")
             return 2
         }
-        let checker = RuleChecker()
         var all: [RuleFinding] = []
         var entries: [JSON] = []
         for action in actions {

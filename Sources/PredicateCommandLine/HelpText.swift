@@ -12,7 +12,7 @@ enum HelpText {
         case .disasm: return "usage: predicate disasm <rule> [--args JSON-ARRAY] [--expression] [--strict]"
         case .check:
             return """
-                usage: predicate check <rule> [--json]
+                usage: predicate check <rule> [--json] [--context activation|interaction]
                        predicate check <Info.plist> [--json] [--plist]
                 """
         case .actions: return "usage: predicate actions <Info.plist> --items FILE|- [--json]"
@@ -195,11 +195,13 @@ enum HelpText {
         predicate check - find mistakes in File Provider activation rules
 
         USAGE
-          predicate check <rule> [--json]
+          predicate check <rule> [--json] [--context activation|interaction]
           predicate check <Info.plist> [--json] [--plist]
 
         Checks a rule against the File Provider activation context, SELF =
-        {fileproviderItems: [item]}, without running it. An operand ending in .plist (or any
+        {fileproviderItems: [item]}, without running it (or, with --context interaction, against
+        the NSFileProviderUserInteractions context: action, sourceItem, destinationItem,
+        sourceItemsCount, domainUserInfo). An operand ending in .plist (or any
         operand, with --plist) is read as an Info.plist, XML or binary, and the activation rule of
         every action in NSExtensionFileProviderActions is checked.
 
@@ -229,6 +231,8 @@ enum HelpText {
         OPTIONS
           --json             Write JSON instead of text.
           --plist            Read the operand as an Info.plist whatever its name.
+          --context NAME     activation (the default) or interaction: the SELF a rule is
+                             checked against. Info.plist actions are always activation rules.
           -h, --help         Show this help.
 
         EXIT CODES

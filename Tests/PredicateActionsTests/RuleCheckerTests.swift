@@ -70,6 +70,13 @@ private let findingCases: [ExpectedFinding] = [
         "ANY fileproviderItems.userInfo.rank != nil", .warning, at: "rank", "through an optional value"),
     ExpectedFinding("fileproviderItems.filename.@sum > 3", .error, at: "@sum", "adds numbers"),
     ExpectedFinding("fileproviderItems.@count == AND", .error, at: "AND", "expected"),
+    ExpectedFinding(
+        "ANY fileproviderItems.documentSize > 1000", .warning, at: "ANY fileproviderItems.documentSize > 1000",
+        "ordering NSNull fails"),
+    ExpectedFinding("ANY fileproviderItems.@count == 1", .error, at: "fileproviderItems.@count", "needs a collection"),
+    ExpectedFinding(
+        "SUBQUERY(fileproviderItems, $i, $i.isUploaded == 'YES').@count > 0", .warning,
+        at: "$i.isUploaded == 'YES'", "a Boolean compared with a string"),
 ]
 
 @Test(arguments: findingCases)
@@ -98,7 +105,9 @@ private let correctRules = [
     "TRUEPREDICATE",
     "SUBQUERY(fileproviderItems, $i, ($i.capabilities & 8) != 0).@count > 0",
     "SUBQUERY(fileproviderItems, $i, bitwiseAnd:with:($i.capabilities, 8) != 0).@count > 0",
-    "ANY fileproviderItems.documentSize BETWEEN {0, 1000}",
+    "SUBQUERY(fileproviderItems, $i, $i.documentSize BETWEEN {0, 1000}).@count > 0",
+    "ANY fileproviderItems.filename BEGINSWITH 'Report'",
+    "ALL fileproviderItems.capabilities > 0",
     "ANY fileproviderItems.filename MATCHES '.*\\\\.txt'",
     "SUBQUERY(fileproviderItems, $i, $i.resolvedUserInfo.'a.inherited' == YES).@count > 0",
     "fileproviderItems.@count > 0 AND (ANY fileproviderItems.isShared == YES OR ALL fileproviderItems.isTrashed == NO)",
@@ -108,6 +117,16 @@ private let correctRules = [
 func checkerAcceptsCorrectIdiom(_ rule: String) {
     let findings = RuleChecker().check(rule)
     #expect(findings.isEmpty, "findings: \(findings.map { $0.diagnostic.rendered() })")
+}
+
+@Test func checkerKnowsTheUserInteractionContext() {
+    let checker = RuleChecker(selfType: RuleChecker.fileProviderUserInteraction)
+    let rule =
+        "sourceItem.isShared == NO AND destinationItem.isShared == YES AND destinationItem.isSharedByCurrentUser == YES"
+    #expect(checker.check(rule).isEmpty)
+    #expect(checker.check("action == 'Move' AND sourceItemsCount > 1").isEmpty)
+    let findings = checker.check("sourceItem.isShard == NO")
+    #expect(findings.map(\.fixIt?.replacement) == ["isShared"])
 }
 
 @Test func checkerUsesTheGivenSchema() {

@@ -84,6 +84,15 @@ func checkRule(_ rule: String, _ code: Int32, _ expectedOutput: String) {
     #expect(result.standardOutput == expectedOutput)
 }
 
+@Test func checkRuleInTheUserInteractionContext() {
+    let rule = "action == 'Move' AND sourceItem.isShared == NO AND destinationItem.isShared == YES"
+    #expect(run(["check", "--context", "interaction", rule]).exitCode == 0)
+    #expect(run(["check", rule]).exitCode == 1)
+    let typo = run(["check", "--context=interaction", "sourceItem.isShard == NO"])
+    #expect(typo.exitCode == 1)
+    #expect(typo.standardOutput.contains("did you mean 'isShared'"))
+}
+
 @Test func checkRuleAsJSON() {
     let result = run(["check", "--json", "1 == 2"])
     #expect(result.exitCode == 1)
@@ -141,6 +150,7 @@ private let errorCases: [(arguments: [String], input: String, message: String)] 
     (["check"], "", "missing rule or Info.plist"),
     (["check", "a", "b"], "", "expected one rule or one Info.plist"),
     (["check", "--bogus", "a"], "", "unknown option '--bogus'"),
+    (["check", "--context", "share", "a"], "", "unknown context 'share'"),
     (["check", "/nonexistent/Info.plist"], "", "cannot read"),
     (["check", "--plist", examples + "selection-text.json"], "", "not a property list"),
     (["actions", examples + "Info.plist"], "", "missing --items"),
