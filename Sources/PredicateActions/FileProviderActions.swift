@@ -129,22 +129,8 @@ public struct FileProviderActionList: Sendable {
     ///
     /// - Throws: ``ActionListError`` as ``init(propertyList:)`` does.
     public static func actions(inPropertyList data: Data) throws(ActionListError) -> [FileProviderAction] {
-        let root: Any
-        do {
-            root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
-        } catch {
-            throw ActionListError("not a property list (XML or binary): \(error.localizedDescription)")
-        }
-        guard let top = root as? [String: Any] else {
-            throw ActionListError("the property list is not a dictionary")
-        }
-        guard let extensionEntry = top["NSExtension"] else {
-            throw ActionListError("the property list has no NSExtension dictionary")
-        }
-        guard let extensionDictionary = extensionEntry as? [String: Any] else {
-            throw ActionListError("NSExtension is not a dictionary")
-        }
-        guard let list = findActions(in: extensionDictionary, depth: 0) else {
+        let extensionDictionary = try extensionDictionary(inPropertyList: data)
+        guard let list = find("NSExtensionFileProviderActions", in: extensionDictionary, depth: 0) else {
             throw ActionListError("no NSExtensionFileProviderActions under NSExtension")
         }
         guard let entries = list as? [Any] else {
@@ -180,12 +166,32 @@ public struct FileProviderActionList: Sendable {
         try actions(inPropertyList: Data(bytes))
     }
 
-    /// The value of `NSExtensionFileProviderActions` in `dictionary` or a dictionary nested in it.
-    private static func findActions(in dictionary: [String: Any], depth: Int) -> Any? {
-        if let found = dictionary["NSExtensionFileProviderActions"] { return found }
+    /// The top-level `NSExtension` dictionary of a property list.
+    static func extensionDictionary(inPropertyList data: Data) throws(ActionListError) -> [String: Any] {
+        let root: Any
+        do {
+            root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+        } catch {
+            throw ActionListError("not a property list (XML or binary): \(error.localizedDescription)")
+        }
+        guard let top = root as? [String: Any] else {
+            throw ActionListError("the property list is not a dictionary")
+        }
+        guard let extensionEntry = top["NSExtension"] else {
+            throw ActionListError("the property list has no NSExtension dictionary")
+        }
+        guard let extensionDictionary = extensionEntry as? [String: Any] else {
+            throw ActionListError("NSExtension is not a dictionary")
+        }
+        return extensionDictionary
+    }
+
+    /// The value of `key` in `dictionary` or a dictionary nested in it (breadth of keys sorted).
+    static func find(_ key: String, in dictionary: [String: Any], depth: Int) -> Any? {
+        if let found = dictionary[key] { return found }
         guard depth < 8 else { return nil }
-        for key in dictionary.keys.sorted() {
-            if let nested = dictionary[key] as? [String: Any], let found = findActions(in: nested, depth: depth + 1) {
+        for name in dictionary.keys.sorted() {
+            if let nested = dictionary[name] as? [String: Any], let found = find(key, in: nested, depth: depth + 1) {
                 return found
             }
         }

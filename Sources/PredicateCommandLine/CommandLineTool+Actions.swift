@@ -41,9 +41,19 @@ extension Session {
             }
             return findings.isEmpty ? 0 : 1
         }
-        let actions: [FileProviderAction]
+        var actions: [FileProviderAction] = []
+        let interactions: [FileProviderUserInteraction]
         do {
-            actions = try FileProviderActionList.actions(inPropertyListBytes: try readFile(atPath: operand))
+            let bytes = try readFile(atPath: operand)
+            interactions = try FileProviderUserInteraction.interactions(inPropertyListBytes: bytes).flatMap(\.flattened)
+            do throws(ActionListError) {
+                actions = try FileProviderActionList.actions(inPropertyListBytes: bytes)
+            } catch {
+                // A File Provider extension may declare only user interactions.
+                guard error.message.hasPrefix("no NSExtensionFileProviderActions"), !interactions.isEmpty else {
+                    throw error
+                }
+            }
         } catch {
             errorOutput.write("predicate: error: \(operand): \(error)\n")
             return 2
@@ -74,10 +84,37 @@ extension Session {
                 writeFindings(findings, rule: rule, indent: "  ")
             }
         }
+        let interactionChecker = RuleChecker(selfType: RuleChecker.fileProviderUserInteraction)
+        var interactionEntries: [JSON] = []
+        for interaction in interactions {
+            let findings = interaction.activationRule.map { interactionChecker.check($0) } ?? []
+            all += findings
+            let label = "interaction \(interaction.position)" + (interaction.title.map { " (\($0))" } ?? "")
+            if json {
+                interactionEntries.append(
+                    .object([
+                        ("position", .string(interaction.position)),
+                        ("title", interaction.title.map(JSON.string) ?? .null),
+                        ("rule", interaction.activationRule.map(JSON.string) ?? .null),
+                        ("findings", findingsJSON(findings, interaction.activationRule ?? "")),
+                    ]))
+            } else if let rule = interaction.activationRule, !findings.isEmpty {
+                output.write("\(label):\n")
+                writeFindings(findings, rule: rule, indent: "  ")
+            } else {
+                output.write("\(label): \(interaction.activationRule == nil ? "no activation rule" : "no findings")\n")
+            }
+        }
         if json {
-            output.write(JSON.object([("file", .string(operand)), ("actions", .array(entries))]).serialized + "\n")
+            var members: [(key: String, value: JSON)] = [("file", .string(operand)), ("actions", .array(entries))]
+            if !interactions.isEmpty { members.append(("interactions", .array(interactionEntries))) }
+            output.write(JSON.object(members).serialized + "\n")
         } else {
-            output.write("\(actions.count) \(actions.count == 1 ? "action" : "actions"): \(summary(all))\n")
+            var counted = "\(actions.count) \(actions.count == 1 ? "action" : "actions")"
+            if !interactions.isEmpty {
+                counted += ", \(interactions.count) \(interactions.count == 1 ? "interaction" : "interactions")"
+            }
+            output.write("\(counted): \(summary(all))\n")
         }
         return all.isEmpty ? 0 : 1
     }

@@ -47,7 +47,8 @@ enum HelpText {
           disasm <rule>      Compile a rule and print its bytecode listing.
           check <rule>       Check a File Provider activation rule before it ships: unknown keys
                              (with a did-you-mean), type mismatches, constant comparisons, ...
-          check Info.plist   Check the rule of every action in NSExtensionFileProviderActions.
+          check Info.plist   Check the rule of every action in NSExtensionFileProviderActions
+                             and of every NSFileProviderUserInteractions entry.
           actions Info.plist --items FILE
                              Show which actions a selection of items enables, and why the
                              others are hidden.
@@ -202,8 +203,10 @@ enum HelpText {
         {fileproviderItems: [item]}, without running it (or, with --context interaction, against
         the NSFileProviderUserInteractions context: action, sourceItem, destinationItem,
         sourceItemsCount, domainUserInfo). An operand ending in .plist (or any
-        operand, with --plist) is read as an Info.plist, XML or binary, and the activation rule of
-        every action in NSExtensionFileProviderActions is checked.
+        operand, with --plist) is read as an Info.plist, XML or binary: the activation rule of
+        every action in NSExtensionFileProviderActions is checked, and the ActivationRule of every
+        entry of NSFileProviderUserInteractions (and of its SubInteractions, numbered 1, 1.1, ...)
+        is checked against the user-interaction context.
 
         Findings, each with a severity, the line:column and a caret under the offending text, and
         a fix-it (the corrected rule) where one is known:
@@ -224,7 +227,9 @@ enum HelpText {
           Readable text on standard output, ending with a count of errors and warnings. With
           --json, one JSON object:
             {"rule": "...", "findings": [FINDING, ...]}                       (a rule)
-            {"file": "...", "actions": [{"identifier", "name", "rule", "findings"}, ...]}
+            {"file": "...", "actions": [{"identifier", "name", "rule", "findings"}, ...],
+             "interactions": [{"position", "title", "rule", "findings"}, ...]}
+          ("interactions" only when the Info.plist declares some.)
           FINDING = {"severity": "error"|"warning", "line", "column", "start", "end" (UTF-8 byte
           offsets), "text", "message", "fixIt": {"start", "end", "replacement", "fixedRule"}|null}
 

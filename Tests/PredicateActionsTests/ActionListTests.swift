@@ -102,3 +102,30 @@ func badPropertyListsAreClearErrors(_ text: String, _ message: String) {
             "com.example.action.publish", "com.example.action.rename", "com.example.action.preview",
         ])
 }
+
+@Test func userInteractionsLoadWithTheirSubInteractions() throws {
+    let path = examplesDirectory.appendingPathComponent("Extension-Info.plist").path
+    let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+    let interactions = try FileProviderUserInteraction.interactions(inPropertyListBytes: bytes)
+    #expect(interactions.map(\.position) == ["1", "2"])
+    #expect(interactions.flatMap(\.flattened).map(\.position) == ["1", "1.1", "2"])
+    #expect(interactions[0].subInteractions.first?.title == "Share this item?")
+    #expect(interactions[1].activationRule == #"action == "Trash" AND sourceItemsCount > 10"#)
+    // The actions sit in NSExtensionAttributes in this file.
+    let actions = try FileProviderActionList.actions(inPropertyListBytes: bytes)
+    #expect(actions.map(\.identifier) == ["com.example.action.pin"])
+    // A UI extension's Info.plist has no interactions.
+    let uiPlist = try [UInt8](Data(contentsOf: examplesDirectory.appendingPathComponent("Info.plist")))
+    #expect(try FileProviderUserInteraction.interactions(inPropertyListBytes: uiPlist).isEmpty)
+}
+
+@Test func malformedUserInteractionsAreClearErrors() {
+    let text =
+        "<plist version=\"1.0\"><dict><key>NSExtension</key><dict><key>NSFileProviderUserInteractions</key>"
+        + "<array><dict><key>ActivationRule</key><integer>1</integer></dict></array></dict></dict></plist>"
+    #expect {
+        _ = try FileProviderUserInteraction.interactions(inPropertyListBytes: Array(text.utf8))
+    } throws: { error in
+        (error as? ActionListError)?.message == "interaction 1: ActivationRule is not a string"
+    }
+}

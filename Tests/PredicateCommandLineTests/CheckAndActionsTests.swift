@@ -36,6 +36,25 @@ private func run(_ arguments: [String], input: String = "") -> CommandLineResult
     #expect(result.standardOutput == expected)
 }
 
+@Test func checkExtensionInfoPlistChecksUserInteractionsInTheirContext() {
+    let result = run(["check", examples + "Extension-Info.plist"])
+    #expect(result.exitCode == 1)
+    let expected = """
+        com.example.action.pin (Keep Downloaded): no findings
+        interaction 1: no findings
+        interaction 1.1 (Share this item?):
+          1:47: error: FileProviderItem has no key 'isShard': reading it fails, so the rule is false; did you mean \
+        'isShared' (or 'shared')?
+          sourceItem.isShared == NO AND destinationItem.isShard == YES
+                                                        ^~~~~~~
+          fix-it: replace 'isShard' with 'isShared': sourceItem.isShared == NO AND destinationItem.isShared == YES
+        interaction 2 (Move many items to the trash?): no findings
+        1 action, 3 interactions: 1 error, 0 warnings
+
+        """
+    #expect(result.standardOutput == expected)
+}
+
 @Test func checkInfoPlistAsJSON() throws {
     let result = run(["check", "--json", examples + "Info.plist"])
     #expect(result.exitCode == 1)
