@@ -513,6 +513,13 @@ private struct CheckWalk {
             return .number
         case "bitwiseAnd:with:", "bitwiseOr:with:", "bitwiseXor:with:", "leftshift:by:", "rightshift:by:",
             "onesComplement:":
+            for (argument, argumentType) in zip(arguments, types) {
+                if let kind = category(argumentType), kind != .number {
+                    report(
+                        "bitwise operators need integers; '\(text(argument.range))' is \(describe(argumentType))",
+                        .error, argument.range)
+                }
+            }
             return .integer
         case "uppercase:", "lowercase:": return .string
         case "length:": return .integer

@@ -73,6 +73,12 @@ private let findingCases: [ExpectedFinding] = [
     ExpectedFinding(
         "ANY fileproviderItems.documentSize > 1000", .warning, at: "ANY fileproviderItems.documentSize > 1000",
         "ordering NSNull fails"),
+    ExpectedFinding(
+        "ANY fileproviderItems.capabilities & 8 != 0", .error, at: "fileproviderItems.capabilities",
+        "bitwise operators need integers"),
+    ExpectedFinding(
+        "SUBQUERY(fileproviderItems, $i, $i.filename + 1 > 2).@count > 0", .error, at: "$i.filename",
+        "arithmetic needs numbers"),
     ExpectedFinding("ANY fileproviderItems.@count == 1", .error, at: "fileproviderItems.@count", "needs a collection"),
     ExpectedFinding(
         "SUBQUERY(fileproviderItems, $i, $i.isUploaded == 'YES').@count > 0", .warning,
