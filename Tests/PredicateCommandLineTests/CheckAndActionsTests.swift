@@ -197,3 +197,27 @@ func subcommandHelp(_ name: String) {
     }
     #expect(run(["--help"]).standardOutput.contains("\(name) "))
 }
+
+/// `actions` on each sample selection: the identifiers shown, in declared order.
+private let sampleSelections: [(file: String, shown: [String])] = [
+    (
+        "selection-text.json",
+        [
+            "com.example.action.publish", "com.example.action.unlock", "com.example.action.rename",
+            "com.example.action.preview",
+        ]
+    ),
+    ("selection-folders.json", ["com.example.action.compress"]),
+    // "All selected items are folders" holds vacuously for an empty selection.
+    ("selection-empty.json", ["com.example.action.compress"]),
+]
+
+@Test(arguments: sampleSelections)
+func actionsOnSampleSelections(_ file: String, _ shown: [String]) {
+    let result = run(["actions", examples + "Info.plist", "--items", examples + file])
+    #expect(result.exitCode == (shown.isEmpty ? 1 : 0))
+    let lines = result.standardOutput.split(separator: "\n")
+    let listed = lines.filter { $0.hasPrefix("shown ") }.compactMap { $0.split(separator: " ").dropFirst().first }
+    #expect(listed.map(String.init) == shown)
+    #expect(lines.last.map(String.init) == "\(shown.count) of 6 actions shown")
+}
