@@ -202,6 +202,20 @@ private struct CheckWalk {
         }
 
         let nilOperand = isNil(comparison.rhs) || isNil(comparison.lhs)
+        if comparison.quantifier == .direct, isNil(comparison.rhs), op == .equal || op == .notEqual,
+            category(lhsType) != nil, !Self.isOptional(lhsType)
+        {
+            report(
+                "'\(text(comparison.lhs.range))' is never nil, so this comparison is always \(op == .notEqual)",
+                .warning, range)
+        }
+        if comparison.quantifier == .direct, isCount(comparison.lhs), case .constant(let value) = comparison.rhs.kind,
+            let bound = Self.integer(value), let answer = Self.countComparison(op, bound)
+        {
+            report(
+                "a count is never negative, so this comparison is always \(answer)", .warning, range,
+                fixIt: FixIt(range: range, replacement: answer ? "TRUEPREDICATE" : "FALSEPREDICATE"))
+        }
         if comparison.quantifier != .direct, nilOperand, op == .equal || op == .notEqual {
             let word = comparison.quantifier.rawValue
             report(
@@ -424,7 +438,8 @@ private struct CheckWalk {
                 if values == .any { return .any }
             case .object(let reference):
                 guard let field = field(key, reference.schema, keyRange) else { return .any }
-                type = field
+                // Through an optional object, any key may read nil.
+                if case .optional = type, !Self.isOptional(field) { type = .optional(field) } else { type = field }
             case .array(let element):
                 if mapped, case .optional = element {
                     report(
@@ -529,6 +544,37 @@ private struct CheckWalk {
     }
 
     // MARK: Helpers
+
+    static func isOptional(_ type: ValueType) -> Bool {
+        if case .optional = type { return true }
+        return false
+    }
+
+    private func isCount(_ expression: Expression) -> Bool {
+        switch expression.kind {
+        case .keyPath(_, let components): return components.last?.key == "@count"
+        case .function(let selector, _): return selector == "count:"
+        case .index(_, let spec): return spec == .size
+        default: return false
+        }
+    }
+
+    private static func integer(_ value: Value) -> Int64? {
+        switch value {
+        case .int(let number): return number
+        case .uint(let number): return number <= UInt64(Int64.max) ? Int64(number) : nil
+        default: return nil
+        }
+    }
+
+    /// The answer of `count op bound` for every count (0 or more), when it does not depend on the count.
+    private static func countComparison(_ op: ComparisonOperator, _ bound: Int64) -> Bool? {
+        switch op {
+        case .less where bound <= 0, .lessOrEqual where bound < 0, .equal where bound < 0: return false
+        case .greaterOrEqual where bound <= 0, .greater where bound < 0, .notEqual where bound < 0: return true
+        default: return nil
+        }
+    }
 
     private func constantType(_ value: Value) -> ValueType {
         switch value {

@@ -79,6 +79,15 @@ private let findingCases: [ExpectedFinding] = [
     ExpectedFinding(
         "SUBQUERY(fileproviderItems, $i, $i.filename + 1 > 2).@count > 0", .error, at: "$i.filename",
         "arithmetic needs numbers"),
+    ExpectedFinding(
+        "fileproviderItems.@count >= 0", .warning, at: "fileproviderItems.@count >= 0", "never negative",
+        fixed: "TRUEPREDICATE"),
+    ExpectedFinding(
+        "SUBQUERY(fileproviderItems, $i, $i.isShared == YES).@count < 0", .warning,
+        at: "SUBQUERY(fileproviderItems, $i, $i.isShared == YES).@count < 0", "always false", fixed: "FALSEPREDICATE"),
+    ExpectedFinding(
+        "SUBQUERY(fileproviderItems, $i, $i.filename == nil).@count > 0", .warning, at: "$i.filename == nil",
+        "never nil, so this comparison is always false"),
     ExpectedFinding("ANY fileproviderItems.@count == 1", .error, at: "fileproviderItems.@count", "needs a collection"),
     ExpectedFinding(
         "SUBQUERY(fileproviderItems, $i, $i.isUploaded == 'YES').@count > 0", .warning,
@@ -114,6 +123,9 @@ private let correctRules = [
     "SUBQUERY(fileproviderItems, $i, $i.documentSize BETWEEN {0, 1000}).@count > 0",
     "ANY fileproviderItems.filename BEGINSWITH 'Report'",
     "ALL fileproviderItems.capabilities > 0",
+    "SUBQUERY(fileproviderItems, $i, $i.documentSize == nil).@count > 0",
+    "fileproviderItems.@count > 0",
+    "fileproviderItems.@count >= 1",
     "ANY fileproviderItems.filename MATCHES '.*\\\\.txt'",
     "SUBQUERY(fileproviderItems, $i, $i.resolvedUserInfo.'a.inherited' == YES).@count > 0",
     "fileproviderItems.@count > 0 AND (ANY fileproviderItems.isShared == YES OR ALL fileproviderItems.isTrashed == NO)",
@@ -131,6 +143,9 @@ func checkerAcceptsCorrectIdiom(_ rule: String) {
         "sourceItem.isShared == NO AND destinationItem.isShared == YES AND destinationItem.isSharedByCurrentUser == YES"
     #expect(checker.check(rule).isEmpty)
     #expect(checker.check("action == 'Move' AND sourceItemsCount > 1").isEmpty)
+    // sourceItem is absent for some actions, so its keys may read nil.
+    #expect(checker.check("sourceItem.isShared == nil").isEmpty)
+    #expect(checker.check("sourceItemsCount == nil").count == 1)
     let findings = checker.check("sourceItem.isShard == NO")
     #expect(findings.map(\.fixIt?.replacement) == ["isShared"])
 }
