@@ -75,10 +75,22 @@ public struct RuleChecker: Sendable {
         "domainUserInfo": .dictionary(.any),
     ])
 
+    /// The strings a key of `SELF` can hold, when they are a fixed set: a literal compared with the
+    /// key that is not one of them draws a warning with a did-you-mean. By default, `action` of the
+    /// user-interaction context (`Move`, `MoveOut`, …, SPEC §5.4).
+    public var knownStrings: [String: [String]]
+
     /// Creates a checker for rules evaluated on `selfType` with `variables`.
-    public init(selfType: ValueType = RuleChecker.fileProviderActivation, variables: [String: ValueType] = [:]) {
+    public init(
+        selfType: ValueType = RuleChecker.fileProviderActivation, variables: [String: ValueType] = [:],
+        knownStrings: [String: [String]]? = nil
+    ) {
         self.selfType = selfType
         self.variables = variables
+        self.knownStrings =
+            knownStrings
+            ?? (selfType == RuleChecker.fileProviderUserInteraction
+                ? ["action": UserInteractionAction.allCases.map(\.rawValue)] : [:])
     }
 
     /// The findings for `source`, in source order: a rule that does not parse has exactly one
@@ -91,6 +103,7 @@ public struct RuleChecker: Sendable {
             return [RuleFinding(error)]
         }
         var walk = CheckWalk(source: source, selfType: selfType)
+        walk.knownStrings = knownStrings
         walk.findings = parsed.warnings.map { RuleFinding($0) }
         if case .constant(false) = parsed.predicate.kind {
             walk.report("the rule is FALSEPREDICATE: it is never true", .warning, parsed.predicate.range)
@@ -112,6 +125,7 @@ private struct CheckWalk {
     let source: String
     let bytes: [UInt8]
     let selfType: ValueType
+    var knownStrings: [String: [String]] = [:]
     var findings: [RuleFinding] = []
 
     init(source: String, selfType: ValueType) {
@@ -201,6 +215,7 @@ private struct CheckWalk {
             return
         }
 
+        checkKnownStrings(comparison)
         let nilOperand = isNil(comparison.rhs) || isNil(comparison.lhs)
         if comparison.quantifier == .direct, isNil(comparison.rhs), op == .equal || op == .notEqual,
             category(lhsType) != nil, !Self.isOptional(lhsType)
@@ -267,6 +282,28 @@ private struct CheckWalk {
             checkMismatch(left, rhsType, comparison, range, ordering: true)
         case .in, .contains, .tokenMatches:
             break
+        }
+    }
+
+    /// A literal compared with a key of `SELF` whose values are a known set.
+    private mutating func checkKnownStrings(_ comparison: Comparison) {
+        guard comparison.quantifier == .direct, [.equal, .notEqual, .in].contains(comparison.op),
+            case .keyPath(let base, let components) = comparison.lhs.kind, base.kind == .evaluatedObject,
+            components.count == 1, let key = components[0].key, let allowed = knownStrings[key]
+        else { return }
+        var literals: [Expression] = [comparison.rhs]
+        if case .aggregate(let elements) = comparison.rhs.kind { literals = elements }
+        let folds = comparison.options.contains(.caseInsensitive)
+        for literal in literals {
+            guard case .constant(.string(let value)) = literal.kind else { continue }
+            let known = allowed.contains { folds ? $0.lowercased() == value.lowercased() : $0 == value }
+            guard !known else { continue }
+            let suggestion = Self.suggestion(for: value, among: allowed)
+            var message = "'\(value)' is not a value of \(key) (\(allowed.joined(separator: ", ")))"
+            if let suggestion { message += "; did you mean '\(suggestion)'?" }
+            let inner = SourceRange(
+                literal.range.lowerBound + 1, max(literal.range.lowerBound + 1, literal.range.upperBound - 1))
+            report(message, .warning, literal.range, fixIt: suggestion.map { FixIt(range: inner, replacement: $0) })
         }
     }
 

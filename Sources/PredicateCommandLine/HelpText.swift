@@ -220,7 +220,9 @@ enum HelpText {
           - SUBQUERY predicates that never use their variable (bare keys read SELF)
           - ANY ... == nil, and key paths that map over the selection and continue through an
             optional value (one item without it makes the rule fail)
-          - comparisons of two constants (always true or always false), FALSEPREDICATE
+          - rules or comparisons that are always true or always false: two constants, a count
+            against a negative bound, a value that is never nil compared with nil, FALSEPREDICATE
+          - with --context interaction, an action name that does not exist (action == 'move')
         A rule that does not parse is reported as one error finding.
 
         OUTPUT

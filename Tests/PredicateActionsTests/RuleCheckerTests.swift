@@ -137,6 +137,8 @@ func checkerAcceptsCorrectIdiom(_ rule: String) {
     #expect(findings.isEmpty, "findings: \(findings.map { $0.diagnostic.rendered() })")
 }
 
+private let actionNames = "Move, MoveOut, MoveIn, Copy, CopyOut, CopyIn, Trash, Delete, Rename, Create, ExcludeFromSync"
+
 @Test func checkerKnowsTheUserInteractionContext() {
     let checker = RuleChecker(selfType: RuleChecker.fileProviderUserInteraction)
     let rule =
@@ -146,6 +148,11 @@ func checkerAcceptsCorrectIdiom(_ rule: String) {
     // sourceItem is absent for some actions, so its keys may read nil.
     #expect(checker.check("sourceItem.isShared == nil").isEmpty)
     #expect(checker.check("sourceItemsCount == nil").count == 1)
+    #expect(checker.check("action ==[c] 'move' OR action IN {'Trash', 'Delete'}").isEmpty)
+    let wrongCase = checker.check("action == 'move'")
+    #expect(wrongCase.map(\.message) == ["'move' is not a value of action (\(actionNames)); did you mean 'Move'?"])
+    #expect(wrongCase.first?.fixIt?.applied(to: "action == 'move'") == "action == 'Move'")
+    #expect(checker.check("action IN {'Trash', 'Deleet'}").first?.fixIt?.replacement == "Delete")
     let findings = checker.check("sourceItem.isShard == NO")
     #expect(findings.map(\.fixIt?.replacement) == ["isShared"])
 }
