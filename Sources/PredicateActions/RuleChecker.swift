@@ -134,9 +134,14 @@ private struct CheckWalk {
         self.selfType = selfType
     }
 
+    /// At most this many findings are kept: each carries its source line, so an enormous rule with
+    /// a finding every few bytes would otherwise cost quadratic time and memory.
+    static let maximumFindings = 64
+
     mutating func report(
         _ message: String, _ severity: Diagnostic.Severity, _ range: SourceRange, fixIt: FixIt? = nil
     ) {
+        guard findings.count < Self.maximumFindings else { return }
         findings.append(
             RuleFinding(Diagnostic(.ruleCheck(message), severity: severity, range: range, source: source), fixIt: fixIt)
         )

@@ -61,20 +61,25 @@ extension Session {
         var all: [RuleFinding] = []
         var entries: [JSON] = []
         for action in actions {
-            let findings = action.activationRule.map { checker.check($0) } ?? []
+            let findings =
+                action.activationRule.map { checker.check($0) }
+                ?? [
+                    RuleFinding(
+                        Diagnostic(
+                            .ruleCheck(Self.noRuleMessage), severity: .warning, range: SourceRange(0, 0), source: ""))
+                ]
             all += findings
             if json {
-                var members: [(key: String, value: JSON)] = [
+                let members: [(key: String, value: JSON)] = [
                     ("identifier", .string(action.identifier)), ("name", .string(action.name)),
                     ("rule", action.activationRule.map(JSON.string) ?? .null),
                     ("findings", findingsJSON(findings, action.activationRule ?? "")),
                 ]
-                if action.activationRule == nil { members.append(("note", .string(Self.noRuleMessage))) }
                 entries.append(.object(members))
                 continue
             }
             guard let rule = action.activationRule else {
-                output.write("\(action.identifier) (\(action.name)): \(Self.noRuleMessage)\n")
+                output.write("\(action.identifier) (\(action.name)): warning: \(Self.noRuleMessage)\n")
                 continue
             }
             if findings.isEmpty {
@@ -119,7 +124,9 @@ extension Session {
         return all.isEmpty ? 0 : 1
     }
 
-    static var noRuleMessage: String { "no activation rule, so the action is never shown" }
+    static var noRuleMessage: String {
+        "no NSExtensionFileProviderActionActivationRule, so the action is never shown"
+    }
 
     private mutating func writeFindings(_ findings: [RuleFinding], rule: String, indent: String) {
         for finding in findings {

@@ -163,3 +163,10 @@ private let actionNames = "Move, MoveOut, MoveIn, Copy, CopyOut, CopyIn, Trash, 
     let findings = checker.check("acton == 'Move'")
     #expect(findings.map(\.fixIt?.replacement) == ["action"])
 }
+
+@Test func checkerBoundsItsFindingsOnHugeRules() {
+    let rule = Array(repeating: "1 == 2", count: 20_000).joined(separator: " OR ")
+    let findings = RuleChecker().check(rule)
+    #expect(findings.count <= 64 + 32)
+    #expect(findings.allSatisfy { $0.message.contains("always false") })
+}

@@ -221,3 +221,32 @@ func actionsOnSampleSelections(_ file: String, _ shown: [String]) {
     #expect(listed.map(String.init) == shown)
     #expect(lines.last.map(String.init) == "\(shown.count) of 6 actions shown")
 }
+
+@Test func checkReportsAnActionWithoutARule() throws {
+    let plist = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0"><dict><key>NSExtension</key><dict><key>NSExtensionAttributes</key><dict>
+        <key>NSExtensionFileProviderActions</key><array>
+        <dict><key>NSExtensionFileProviderActionIdentifier</key><string>a</string>
+        <key>NSExtensionFileProviderActionName</key><string>A</string></dict>
+        <dict><key>NSExtensionFileProviderActionIdentifier</key><string>b</string>
+        <key>NSExtensionFileProviderActionName</key><string>B</string>
+        <key>NSExtensionFileProviderActionActivationRule</key><string>TRUEPREDICATE</string></dict>
+        </array></dict></dict></dict></plist>
+        """
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("check-\(UUID().uuidString).plist").path
+    try Data(plist.utf8).write(to: URL(fileURLWithPath: path))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let result = run(["check", path])
+    #expect(result.exitCode == 1)
+    #expect(
+        result.standardOutput == """
+            a (A): warning: no NSExtensionFileProviderActionActivationRule, so the action is never shown
+            b (B): no findings
+            2 actions: 0 errors, 1 warning
+
+            """)
+    let shown = run(["actions", path, "--items", "-", "--json"], input: "[]")
+    #expect(shown.exitCode == 0)
+    #expect(shown.standardOutput.hasPrefix(#"{"enabled":["b"],"#))
+}
