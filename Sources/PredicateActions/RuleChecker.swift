@@ -274,6 +274,13 @@ private struct CheckWalk {
                         operand.range)
                 }
             }
+            if op == .like, case .constant(.string(let pattern)) = comparison.rhs.kind {
+                do {
+                    _ = try LikePattern(pattern, options: comparison.options)
+                } catch {
+                    report(error.message, .error, comparison.rhs.range)
+                }
+            }
             if op == .matches, case .constant(.string(let pattern)) = comparison.rhs.kind {
                 do {
                     _ = try RegularExpressionMatcher(pattern, options: comparison.options)

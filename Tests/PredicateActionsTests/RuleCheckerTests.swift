@@ -53,6 +53,7 @@ private let findingCases: [ExpectedFinding] = [
     ExpectedFinding("ANY fileproviderItems.documentSize BETWEEN 5", .error, at: "5", "two bounds"),
     ExpectedFinding(
         "ANY fileproviderItems.filename MATCHES '(unclosed'", .error, at: "'(unclosed'", "does not compile"),
+    ExpectedFinding(#"ANY fileproviderItems.filename LIKE 'abc\\'"#, .error, at: #"'abc\\'"#, "ends with a backslash"),
     ExpectedFinding("ANY fileproviderItems.filename == $name", .error, at: "$name", "never bound"),
     ExpectedFinding(
         "fileproviderItems.@count == 1 OR fileproviderItems.@count == 2 AND TRUEPREDICATE", .warning,
@@ -127,6 +128,7 @@ private let correctRules = [
     "fileproviderItems.@count > 0",
     "fileproviderItems.@count >= 1",
     "ANY fileproviderItems.filename MATCHES '.*\\\\.txt'",
+    "ANY fileproviderItems.filename LIKE[c] '*.tx?'",
     "SUBQUERY(fileproviderItems, $i, $i.resolvedUserInfo.'a.inherited' == YES).@count > 0",
     "fileproviderItems.@count > 0 AND (ANY fileproviderItems.isShared == YES OR ALL fileproviderItems.isTrashed == NO)",
 ]
