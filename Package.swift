@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "PredicateFileProvider", targets: ["PredicateFileProvider"]),
         .library(name: "PredicateBytecode", targets: ["PredicateBytecode"]),
         .library(name: "PredicateVM", targets: ["PredicateVM"]),
+        .library(name: "PredicateActions", targets: ["PredicateActions"]),
         .executable(name: "predicate", targets: ["predicate"]),
         .executable(name: "predicate-bench", targets: ["predicate-bench"]),
     ],
@@ -29,10 +30,16 @@ let package = Package(
             dependencies: ["PredicateValue", "PredicateSyntax", "PredicateSemantics", "PredicateBytecode"]
         ),
         .target(
+            name: "PredicateActions",
+            dependencies: [
+                "PredicateValue", "PredicateSyntax", "PredicateSemantics", "PredicateInterpreter", "PredicateBytecode",
+                "PredicateVM", "PredicateFileProvider",
+            ]),
+        .target(
             name: "PredicateCommandLine",
             dependencies: [
                 "PredicateValue", "PredicateSyntax", "PredicateSemantics", "PredicateInterpreter", "PredicateBytecode",
-                "PredicateVM",
+                "PredicateVM", "PredicateFileProvider", "PredicateActions",
             ]),
         .executableTarget(name: "predicate", dependencies: ["PredicateCommandLine"]),
         .executableTarget(
@@ -66,6 +73,12 @@ let package = Package(
                 "PredicateInterpreter", "PredicateBytecode", "PredicateVM", "PredicateSemantics", "PredicateSyntax",
                 "PredicateValue", "PredicateFileProvider",
             ]),
+        .testTarget(
+            name: "PredicateActionsTests",
+            dependencies: [
+                "PredicateActions", "PredicateFileProvider", "PredicateSemantics", "PredicateSyntax", "PredicateValue",
+            ]
+        ),
         .testTarget(
             name: "PredicateCommandLineTests",
             dependencies: ["PredicateCommandLine", "PredicateSyntax", "PredicateValue"]

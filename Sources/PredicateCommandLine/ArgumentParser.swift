@@ -10,6 +10,8 @@ enum Subcommand: String, CaseIterable {
     case format
     case eval
     case disasm
+    case check
+    case actions
     case help
 
     /// Options that take no value.
@@ -17,6 +19,8 @@ enum Subcommand: String, CaseIterable {
         switch self {
         case .format, .disasm: return ["--expression", "--strict", "--help", "-h"]
         case .eval: return ["--jsonl", "--strict", "--help", "-h"]
+        case .check: return ["--json", "--plist", "--help", "-h"]
+        case .actions: return ["--json", "--help", "-h"]
         case .help: return ["--help", "-h"]
         }
     }
@@ -26,6 +30,8 @@ enum Subcommand: String, CaseIterable {
         switch self {
         case .format, .disasm: return ["--args"]
         case .eval: return ["--args", "--vars", "--object", "--engine"]
+        case .actions: return ["--items"]
+        case .check: return ["--context"]
         case .help: return []
         }
     }

@@ -192,6 +192,10 @@ struct Session<Input: CommandLineInput, Output: CommandLineOutput, ErrorOutput: 
             return try eval(ParsedArguments(rest, for: .eval))
         case Subcommand.disasm.rawValue:
             return try disassemble(ParsedArguments(rest, for: .disasm))
+        case Subcommand.check.rawValue:
+            return try check(ParsedArguments(rest, for: .check))
+        case Subcommand.actions.rawValue:
+            return try actions(ParsedArguments(rest, for: .actions))
         default:
             let kind = first.hasPrefix("-") ? "option" : "subcommand"
             throw UsageError(message: "unknown \(kind) '\(first)'", subcommand: nil)
@@ -393,7 +397,7 @@ struct Session<Input: CommandLineInput, Output: CommandLineOutput, ErrorOutput: 
     }
 
     /// Parses and converts JSON from an option, checking its top-level type.
-    private func value(
+    func value(
         ofJSON bytes: [UInt8], from origin: String, expecting type: String?
     ) throws(CommandLineIOError) -> Value {
         let json: JSON
@@ -412,7 +416,7 @@ struct Session<Input: CommandLineInput, Output: CommandLineOutput, ErrorOutput: 
         }
     }
 
-    private mutating func report(_ diagnostics: [Diagnostic]) {
+    mutating func report(_ diagnostics: [Diagnostic]) {
         for diagnostic in diagnostics {
             errorOutput.write(diagnostic.rendered(colored: tool.colorDiagnostics) + "\n")
         }

@@ -10,7 +10,14 @@ enum HelpText {
                        predicate eval --jsonl [--strict] [--engine vm|interpreter] < cases.jsonl
                 """
         case .disasm: return "usage: predicate disasm <rule> [--args JSON-ARRAY] [--expression] [--strict]"
-        case .help, nil: return "usage: predicate <subcommand> [options]   (format, eval, disasm, help)"
+        case .check:
+            return """
+                usage: predicate check <rule> [--json] [--context activation|interaction]
+                       predicate check <Info.plist> [--json] [--plist]
+                """
+        case .actions: return "usage: predicate actions <Info.plist> --items FILE|- [--json]"
+        case .help, nil:
+            return "usage: predicate <subcommand> [options]   (format, eval, disasm, check, actions, help)"
         }
     }
 
@@ -19,6 +26,8 @@ enum HelpText {
         case .format: return format
         case .eval: return eval
         case .disasm: return disasm
+        case .check: return check
+        case .actions: return actions
         case .help, nil: return main
         }
     }
@@ -36,6 +45,13 @@ enum HelpText {
           eval --jsonl       Run test cases given as JSON Lines on standard input, one result
                              line per input line.
           disasm <rule>      Compile a rule and print its bytecode listing.
+          check <rule>       Check a File Provider activation rule before it ships: unknown keys
+                             (with a did-you-mean), type mismatches, constant comparisons, ...
+          check Info.plist   Check the rule of every action in NSExtensionFileProviderActions
+                             and of every NSFileProviderUserInteractions entry.
+          actions Info.plist --items FILE
+                             Show which actions a selection of items enables, and why the
+                             others are hidden.
           help [subcommand]  Show this help, or a subcommand's (same as <subcommand> --help).
 
         A rule is one argument; quote it for the shell:  predicate format 'name == "x"'
@@ -174,5 +190,98 @@ enum HelpText {
         EXIT CODES
           0  printed
           2  the rule does not parse or compile, or bad options
+        """
+
+    static let check = """
+        predicate check - find mistakes in File Provider activation rules
+
+        USAGE
+          predicate check <rule> [--json] [--context activation|interaction]
+          predicate check <Info.plist> [--json] [--plist]
+
+        Checks a rule against the File Provider activation context, SELF =
+        {fileproviderItems: [item]}, without running it (or, with --context interaction, against
+        the NSFileProviderUserInteractions context: action, sourceItem, destinationItem,
+        sourceItemsCount, domainUserInfo). An operand ending in .plist (or any
+        operand, with --plist) is read as an Info.plist, XML or binary: the activation rule of
+        every action in NSExtensionFileProviderActions is checked, and the ActivationRule of every
+        entry of NSFileProviderUserInteractions (and of its SubInteractions, numbered 1, 1.1, ...)
+        is checked against the user-interaction context.
+
+        Findings, each with a severity, the line:column and a caret under the offending text, and
+        a fix-it (the corrected rule) where one is known:
+          - keys an item does not have, with a did-you-mean ($i.uploadded -> uploaded)
+          - context keys spelt differently from fileproviderItems (fileProviderItems)
+          - variables that are never bound ($fileproviderItems)
+          - type mismatches: a string compared with a number, @sum over strings, UTI operators
+            on contentType (a type object) instead of contentType.identifier
+          - BETWEEN without a two-element range, regular expressions that do not compile
+          - AND and OR mixed without parentheses, and the parser's other warnings
+          - SUBQUERY predicates that never use their variable (bare keys read SELF)
+          - ANY ... == nil, and key paths that map over the selection and continue through an
+            optional value (one item without it makes the rule fail)
+          - rules or comparisons that are always true or always false: two constants, a count
+            against a negative bound, a value that is never nil compared with nil, FALSEPREDICATE
+          - with --context interaction, an action name that does not exist (action == 'move')
+        A rule that does not parse is reported as one error finding.
+
+        OUTPUT
+          Readable text on standard output, ending with a count of errors and warnings. With
+          --json, one JSON object:
+            {"rule": "...", "findings": [FINDING, ...]}                       (a rule)
+            {"file": "...", "actions": [{"identifier", "name", "rule", "findings"}, ...],
+             "interactions": [{"position", "title", "rule", "findings"}, ...]}
+          ("interactions" only when the Info.plist declares some.)
+          FINDING = {"severity": "error"|"warning", "line", "column", "start", "end" (UTF-8 byte
+          offsets), "text", "message", "fixIt": {"start", "end", "replacement", "fixedRule"}|null}
+
+        OPTIONS
+          --json             Write JSON instead of text.
+          --plist            Read the operand as an Info.plist whatever its name.
+          --context NAME     activation (the default) or interaction: the SELF a rule is
+                             checked against. Info.plist actions are always activation rules.
+          -h, --help         Show this help.
+
+        EXIT CODES
+          0  no findings
+          1  findings (errors or warnings), including a rule that does not parse
+          2  usage error, or an Info.plist that cannot be read or has no actions
+        """
+
+    static let actions = """
+        predicate actions - which File Provider actions a selection enables
+
+        USAGE
+          predicate actions <Info.plist> --items FILE|- [--json]
+
+        Reads the actions declared in NSExtensionFileProviderActions (anywhere under NSExtension)
+        of an Info.plist in XML or binary form, compiles every activation rule once, and
+        evaluates each against SELF = {fileproviderItems: [the selected items]}. An action whose
+        rule is missing, does not parse or fails to evaluate is hidden, and the reason is given
+        (with a caret under the failing text on standard error).
+
+        ITEMS
+          FILE (or standard input for -) holds a JSON array with one object per selected item,
+          in selection order, with item properties under Apple's names or their aliases:
+            [{"itemIdentifier": "1", "filename": "Notes.txt", "contentType": "public.plain-text",
+              "isUploaded": true, "userInfo": {"com.example.locked": true}}]
+          contentType is given as its identifier; dates as {"$date": seconds since 2001}.
+          Unknown properties are errors.
+
+        OUTPUT
+          One line per action, in declared order: "shown" or "hidden", the identifier and name,
+          and why a hidden action failed; then a count. With --json:
+            {"enabled": [identifier, ...],
+             "actions": [{"identifier", "name", "enabled": true|false, "error": "..."|null}, ...]}
+
+        OPTIONS
+          --items FILE|-     The selection, as a JSON array of item objects. Required.
+          --json             Write JSON instead of text.
+          -h, --help         Show this help.
+
+        EXIT CODES
+          0  at least one action is shown
+          1  no action is shown
+          2  usage error, or an Info.plist or items file that cannot be read
         """
 }

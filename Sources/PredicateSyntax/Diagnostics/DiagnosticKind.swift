@@ -45,6 +45,9 @@ public enum DiagnosticKind: Hashable, Sendable {
     case unrecognizedConversion(String)
     /// `-x ** y` without parentheses: it means `-(x ** y)`.
     case unaryMinusBeforePower
+    /// A rule checker's finding about a rule that parses but will not do what it says (an unknown
+    /// key, a type mismatch, a constant comparison, …); the message says what and why.
+    case ruleCheck(String)
     /// A string literal with no closing quote.
     case unterminatedString
     /// The `~` operator, whose meaning on Apple's platforms is not established.
@@ -98,6 +101,8 @@ public enum DiagnosticKind: Hashable, Sendable {
             return "unknown comparison option '\(letter)' is ignored (known: c, d, n, l, w)"
         case .unrecognizedConversion(let text):
             return "unrecognized conversion specifier '\(text)'"
+        case .ruleCheck(let message):
+            return message
         case .unaryMinusBeforePower:
             return "'-x ** y' means '-(x ** y)'; add parentheses to say which you mean"
         case .unterminatedString:
