@@ -49,6 +49,12 @@ let package = Package(
             ],
             exclude: ["Cases"]),
         .testTarget(
+            name: "PredicateBytecodeTests",
+            dependencies: [
+                "PredicateBytecode", "PredicateVM", "PredicateSyntax", "PredicateSemantics", "PredicateValue",
+            ]
+        ),
+        .testTarget(
             name: "PredicateCommandLineTests",
             dependencies: ["PredicateCommandLine", "PredicateSyntax", "PredicateValue"]
         ),
