@@ -80,6 +80,12 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "PredicateBytecodeTests",
+            dependencies: [
+                "PredicateBytecode", "PredicateVM", "PredicateSyntax", "PredicateSemantics", "PredicateValue",
+            ]
+        ),
+        .testTarget(
             name: "PredicateCommandLineTests",
             dependencies: ["PredicateCommandLine", "PredicateSyntax", "PredicateValue"]
         ),

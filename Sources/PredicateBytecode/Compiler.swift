@@ -120,10 +120,13 @@ private struct Emitter {
 
     func finish(kind: Program.Kind, source: String) throws(CompileError) -> Program {
         if let overflow { throw CompileError(message: overflow) }
-        return Program(
+        let program = Program(
             kind: kind, code: code, constants: constants, keyPaths: keyPaths, variables: variables,
             sourceRanges: ranges, maximumStackDepth: maximumDepth, maximumSubqueryDepth: maximumSubqueryDepth,
             source: source)
+        // The compiler's own output must always verify; checked in debug builds (tests).
+        assert((try? Verifier.verify(program)) != nil, "the compiler emitted a program that does not verify")
+        return program
     }
 
     // MARK: - Predicates

@@ -3,7 +3,7 @@
 ///
 /// This enum is the only place instructions are declared. The encoder, the decoder, the
 /// verifier, the disassembler and the compiler's stack-depth bookkeeping all derive from it
-/// through exhaustive switches (``opcode``, ``stackEffect``, ``mnemonic``, ``operandText``,
+/// through exhaustive switches (``opcode``, ``operands``, ``stackEffect``, ``mnemonic``,
 /// ``Opcode``), so an instruction added here without them does not compile.
 ///
 /// Each case's comment starts with its stack effect, `( before -- after )`, top of stack last.
