@@ -19,6 +19,16 @@ public struct VirtualMachine: Sendable {
     /// What operators need beyond their operands.
     public let environment: EvaluationEnvironment
 
+    /// For each key path of the program that is one bound field, the field's schema and slot:
+    /// read directly when the receiver is an object of that schema.
+    private let boundFields: [BoundField?]
+
+    /// For each instruction that starts the sequence `SELF_KEYPATH p; PUSH_CONST k; CMP op` of a
+    /// relational operator without a quantifier: the operator and constant `k`, so that the
+    /// comparison can be decided without the stack when ``ComparisonOperators/scalar(_:_:_:)``
+    /// decides it.
+    private let fusedComparisons: [FusedComparison?]
+
     private var stack: [Value] = []
     private var slots: [Value?] = []
     private var savedSlots: [[Value?]] = []
@@ -32,6 +42,18 @@ public struct VirtualMachine: Sendable {
     public init(program: Program, environment: EvaluationEnvironment = EvaluationEnvironment()) {
         self.program = program
         self.environment = environment
+        boundFields = program.keyPaths.map { components in
+            guard components.count == 1, case .field(let field) = components[0] else { return nil }
+            return BoundField(schema: field.schema.schema, slot: field.slot)
+        }
+        let code = program.code
+        fusedComparisons = code.indices.map { pc in
+            guard pc + 2 < code.count, case .loadSelfKeyPath = code[pc],
+                case .pushConstant(let index) = code[pc + 1], Int(index) < program.constants.count,
+                case .compare(let op, _, 0) = code[pc + 2], Int(op) < Self.operators.count
+            else { return nil }
+            return FusedComparison(op: Self.operators[Int(op)], constant: Int(index))
+        }
         stack.reserveCapacity(program.maximumStackDepth)
         frames.reserveCapacity(program.maximumSubqueryDepth)
     }
@@ -52,6 +74,16 @@ public struct VirtualMachine: Sendable {
         on object: Value, variables: [String: Value] = [:]
     ) throws(EvaluationError) -> Value {
         try run(on: object, variables: variables)
+    }
+
+    private struct BoundField {
+        let schema: Schema
+        let slot: Int
+    }
+
+    private struct FusedComparison {
+        let op: ComparisonOperator
+        let constant: Int
     }
 
     private struct SubqueryFrame {
@@ -82,10 +114,12 @@ public struct VirtualMachine: Sendable {
     private func string(_ index: UInt16) -> String { constant(index).stringValue ?? "" }
 
     private mutating func run(on object: Value, variables: [String: Value]) throws(EvaluationError) -> Value {
-        stack.removeAll(keepingCapacity: true)
-        frames.removeAll(keepingCapacity: true)
-        savedSlots.removeAll(keepingCapacity: true)
-        slots.removeAll(keepingCapacity: true)
+        // Scratch space is empty after an evaluation that returned; clearing an empty array
+        // still costs a call each, so only an evaluation that threw leaves work here.
+        if !stack.isEmpty { stack.removeAll(keepingCapacity: true) }
+        if !frames.isEmpty { frames.removeAll(keepingCapacity: true) }
+        if !savedSlots.isEmpty { savedSlots.removeAll(keepingCapacity: true) }
+        if !slots.isEmpty { slots.removeAll(keepingCapacity: true) }
         for name in program.variables { slots.append(variables[name]) }
 
         let code = program.code
@@ -94,7 +128,7 @@ public struct VirtualMachine: Sendable {
             let instruction = code[pc]
             pc += 1
             do {
-                if let result = try execute(instruction, &pc, object) { return result }
+                if try execute(instruction, &pc, object) { return pop() }
             } catch {
                 let site = pc - 1
                 throw site < program.sourceRanges.count ? error.at(program.sourceRanges[site]) : error
@@ -103,13 +137,12 @@ public struct VirtualMachine: Sendable {
         throw malformed("ran past the end of the code")
     }
 
-    /// Executes one instruction; returns the result when the program ends.
+    /// Executes one instruction; returns whether the program ended, leaving its result on the
+    /// stack (a `Value?` result costs an outlined destroy per instruction).
     @inline(__always)
     private mutating func execute(
         _ instruction: Instruction, _ pc: inout Int, _ object: Value
-    ) throws(EvaluationError)
-        -> Value?
-    {
+    ) throws(EvaluationError) -> Bool {
         switch instruction {
         case .pushConstant(let index):
             stack.append(constant(index))
@@ -125,7 +158,17 @@ public struct VirtualMachine: Sendable {
             let receiver = pop()
             stack.append(try keyPath(index, from: receiver))
         case .loadSelfKeyPath(let index):
-            stack.append(try keyPath(index, from: object))
+            let value = try keyPath(index, from: object)
+            // `PUSH_CONST k; CMP op` would push the constant and call `ComparisonOperators.evaluate`,
+            // whose first step is `scalar`: when that decides, skip both instructions.
+            if let fused = fusedComparisons[pc - 1],
+                let result = ComparisonOperators.scalar(fused.op, value, program.constants[fused.constant])
+            {
+                stack.append(.bool(result))
+                pc += 2
+            } else {
+                stack.append(value)
+            }
         case .compare(let op, let options, let quantifier):
             let rhs = pop()
             let lhs = pop()
@@ -188,7 +231,7 @@ public struct VirtualMachine: Sendable {
             case .nil:
                 stack.append(.nil)
                 pc += Int(exit)
-                return nil
+                return false
             case .array(let values), .set(let values):
                 elements = values
             default:
@@ -217,13 +260,14 @@ public struct VirtualMachine: Sendable {
             if matched { frames[frames.count - 1].results.append(frames[frames.count - 1].current) }
             pc += Int(offset)
         case .returnBool:
-            return .bool(try popBool())
+            guard case .bool = stack.last else { throw malformed("a Boolean was expected on the stack") }
+            return true
         case .returnValue:
-            return pop()
+            return true
         case .fail(let message):
             throw EvaluationError(.unsupported, string(message))
         }
-        return nil
+        return false
     }
 
     private mutating func popArguments(_ count: Int) -> [Value] {
@@ -245,6 +289,11 @@ public struct VirtualMachine: Sendable {
     private func keyPath(_ index: UInt16, from receiver: Value) throws(EvaluationError) -> Value {
         let index = Int(index)
         guard index < program.keyPaths.count else { throw malformed("no key path \(index)") }
+        // `KeyValueAccess.value(along:from:variable:)` for a single bound field reads the slot
+        // and returns when the receiver is an object of the field's schema; that case, directly.
+        if let field = boundFields[index], case .object(let object) = receiver, object.schema === field.schema {
+            return object.value(atSlot: field.slot)
+        }
         return try KeyValueAccess.value(along: program.keyPaths[index], from: receiver) {
             name throws(EvaluationError) in
             guard let slot = program.variables.firstIndex(of: name) else {

@@ -12,6 +12,7 @@ public enum ComparisonOperators {
         _ op: ComparisonOperator, _ lhs: Value, _ rhs: Value, quantifier: Quantifier, options: ComparisonOptions,
         environment: EvaluationEnvironment
     ) throws(EvaluationError) -> Bool {
+        if quantifier == .direct, let result = scalar(op, lhs, rhs) { return result }
         let left = lhs.isNull ? Value.nil : lhs
         let right = rhs.isNull ? Value.nil : rhs
         switch quantifier {
@@ -29,6 +30,38 @@ public enum ComparisonOperators {
                 if !(try primitive(op, element, right, options: options, environment: environment)) { return false }
             }
             return true
+        }
+    }
+
+    /// `lhs op rhs` without a quantifier, for the commonest operands, or `nil` when the general
+    /// path must decide: the six relational operators on two numbers (Booleans, integers, doubles;
+    /// options only apply to strings, so they are irrelevant here) or with a nil or null operand.
+    ///
+    /// This is ``primitive(_:_:_:options:environment:)`` with the copies and dispatch it needs for
+    /// arbitrary values left out: `==` and `!=` reach ``ValueComparison/isEqual(_:_:)``, the
+    /// orderings ``ValueComparison/compare(_:_:)``, and both compare two numbers with
+    /// ``Number/compare(_:_:)``; nil and null are the same nil rules.
+    @inline(__always)
+    public static func scalar(_ op: ComparisonOperator, _ lhs: Value, _ rhs: Value) -> Bool? {
+        guard op.isRelational else { return nil }
+        guard let a = Number(scalar: lhs), let b = Number(scalar: rhs) else {
+            let leftNil = lhs.isNil || lhs.isNull
+            let rightNil = rhs.isNil || rhs.isNull
+            guard leftNil || rightNil else { return nil }
+            switch op {
+            case .equal, .lessOrEqual, .greaterOrEqual: return leftNil && rightNil
+            case .notEqual: return !(leftNil && rightNil)
+            default: return false
+            }
+        }
+        let order = Number.compare(a, b)
+        switch op {
+        case .equal: return order == .same
+        case .notEqual: return order != .same
+        case .less: return order == .ascending
+        case .greater: return order == .descending
+        case .lessOrEqual: return order != .descending
+        default: return order != .ascending
         }
     }
 
@@ -164,5 +197,15 @@ public enum ComparisonOperators {
         if try ValueComparison.compare(low, high) == .descending { swap(&low, &high) }
         guard try ValueComparison.compare(low, value) != .descending else { return false }
         return try ValueComparison.compare(value, high) != .descending
+    }
+}
+
+extension ComparisonOperator {
+    /// `==`, `!=`, `<`, `<=`, `>`, `>=`.
+    var isRelational: Bool {
+        switch self {
+        case .equal, .notEqual, .less, .greater, .lessOrEqual, .greaterOrEqual: return true
+        default: return false
+        }
     }
 }
