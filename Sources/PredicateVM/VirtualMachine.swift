@@ -29,6 +29,10 @@ public struct VirtualMachine: Sendable {
     /// decides it.
     private let fusedComparisons: [FusedComparison?]
 
+    /// `SELF` when it is an object, and its schema, during an evaluation.
+    private var selfObject: (any KeyValueCoding)?
+    private var selfSchema: ObjectIdentifier?
+
     private var stack: [Value] = []
     private var slots: [Value?] = []
     private var savedSlots: [[Value?]] = []
@@ -44,7 +48,7 @@ public struct VirtualMachine: Sendable {
         self.environment = environment
         boundFields = program.keyPaths.map { components in
             guard components.count == 1, case .field(let field) = components[0] else { return nil }
-            return BoundField(schema: field.schema.schema, slot: field.slot)
+            return BoundField(schema: ObjectIdentifier(field.schema.schema), slot: field.slot)
         }
         let code = program.code
         fusedComparisons = code.indices.map { pc in
@@ -76,8 +80,9 @@ public struct VirtualMachine: Sendable {
         try run(on: object, variables: variables)
     }
 
+    /// A field's schema (by identity: the program's key-path table keeps it alive) and slot.
     private struct BoundField {
-        let schema: Schema
+        let schema: ObjectIdentifier
         let slot: Int
     }
 
@@ -122,6 +127,15 @@ public struct VirtualMachine: Sendable {
         if !slots.isEmpty { slots.removeAll(keepingCapacity: true) }
         for name in program.variables { slots.append(variables[name]) }
 
+        // `SELF` as an object, opened once: bound fields of its schema are then read in place,
+        // without copying the value out of the enum at every key path.
+        if case .object(let host) = object {
+            selfObject = host
+            selfSchema = ObjectIdentifier(host.schema)
+        } else {
+            selfSchema = nil
+        }
+        defer { selfObject = nil }
         let code = program.code
         var pc = 0
         while pc < code.count {
@@ -158,7 +172,14 @@ public struct VirtualMachine: Sendable {
             let receiver = pop()
             stack.append(try keyPath(index, from: receiver))
         case .loadSelfKeyPath(let index):
-            let value = try keyPath(index, from: object)
+            let value: Value
+            if let schema = selfSchema, Int(index) < boundFields.count, let field = boundFields[Int(index)],
+                field.schema == schema, let read = selfObject?.value(atSlot: field.slot)
+            {
+                value = read
+            } else {
+                value = try keyPath(index, from: object)
+            }
             // `PUSH_CONST k; CMP op` would push the constant and call `ComparisonOperators.evaluate`,
             // whose first step is `scalar`: when that decides, skip both instructions.
             if let fused = fusedComparisons[pc - 1],
@@ -291,7 +312,9 @@ public struct VirtualMachine: Sendable {
         guard index < program.keyPaths.count else { throw malformed("no key path \(index)") }
         // `KeyValueAccess.value(along:from:variable:)` for a single bound field reads the slot
         // and returns when the receiver is an object of the field's schema; that case, directly.
-        if let field = boundFields[index], case .object(let object) = receiver, object.schema === field.schema {
+        if let field = boundFields[index], case .object(let object) = receiver,
+            ObjectIdentifier(object.schema) == field.schema
+        {
             return object.value(atSlot: field.slot)
         }
         return try KeyValueAccess.value(along: program.keyPaths[index], from: receiver) {
