@@ -56,7 +56,15 @@ public struct VirtualMachine: Sendable {
                 case .pushConstant(let index) = code[pc + 1], Int(index) < program.constants.count,
                 case .compare(let op, _, 0) = code[pc + 2], Int(op) < Self.operators.count
             else { return nil }
-            return FusedComparison(op: Self.operators[Int(op)], constant: Int(index))
+            var branch: FusedComparison.Branch?
+            if pc + 3 < code.count {
+                switch code[pc + 3] {
+                case .jumpIfFalseOrPop(let offset): branch = FusedComparison.Branch(onTrue: false, offset: Int(offset))
+                case .jumpIfTrueOrPop(let offset): branch = FusedComparison.Branch(onTrue: true, offset: Int(offset))
+                default: break
+                }
+            }
+            return FusedComparison(op: Self.operators[Int(op)], constant: Int(index), branch: branch)
         }
         stack.reserveCapacity(program.maximumStackDepth)
         frames.reserveCapacity(program.maximumSubqueryDepth)
@@ -87,8 +95,16 @@ public struct VirtualMachine: Sendable {
     }
 
     private struct FusedComparison {
+        /// A `JUMP_IF_FALSE_OR_POP` (`AND`) or `JUMP_IF_TRUE_OR_POP` (`OR`) right after the `CMP`.
+        struct Branch {
+            /// Whether the jump is taken on true (`OR`) or on false (`AND`).
+            let onTrue: Bool
+            let offset: Int
+        }
+
         let op: ComparisonOperator
         let constant: Int
+        let branch: Branch?
     }
 
     private struct SubqueryFrame {
@@ -185,8 +201,18 @@ public struct VirtualMachine: Sendable {
             if let fused = fusedComparisons[pc - 1],
                 let result = ComparisonOperators.scalar(fused.op, value, program.constants[fused.constant])
             {
-                stack.append(.bool(result))
                 pc += 2
+                if let branch = fused.branch {
+                    // The `AND`/`OR` jump that follows: it keeps the bool and jumps when the result
+                    // decides the chain, and pops it otherwise.
+                    pc += 1
+                    if result == branch.onTrue {
+                        stack.append(.bool(result))
+                        pc += branch.offset
+                    }
+                } else {
+                    stack.append(.bool(result))
+                }
             } else {
                 stack.append(value)
             }
