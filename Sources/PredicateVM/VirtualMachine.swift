@@ -29,10 +29,6 @@ public struct VirtualMachine: Sendable {
     /// decides it.
     private let fusedComparisons: [FusedComparison?]
 
-    /// `SELF` when it is an object, and its schema, during an evaluation.
-    private var selfObject: (any KeyValueCoding)?
-    private var selfSchema: ObjectIdentifier?
-
     private var stack: [Value] = []
     private var slots: [Value?] = []
     private var savedSlots: [[Value?]] = []
@@ -143,22 +139,32 @@ public struct VirtualMachine: Sendable {
         if !slots.isEmpty { slots.removeAll(keepingCapacity: true) }
         for name in program.variables { slots.append(variables[name]) }
 
-        // `SELF` as an object, opened once: bound fields of its schema are then read in place,
-        // without copying the value out of the enum at every key path.
+        // `SELF` as an object, opened once into a generic parameter: bound fields of its schema
+        // are then read in place, without copying the value out of the enum at every key path.
         if case .object(let host) = object {
-            selfObject = host
-            selfSchema = ObjectIdentifier(host.schema)
-        } else {
-            selfSchema = nil
+            return try run(on: object, host: host, schema: ObjectIdentifier(host.schema))
         }
-        defer { selfObject = nil }
+        return try run(on: object, host: NoObject(), schema: nil)
+    }
+
+    /// Stands for `SELF` when it is not an object (`schema` is then nil, so it is never read).
+    private struct NoObject: KeyValueCoding {
+        static let schema = Schema(typeName: "", fields: [])
+        var schema: Schema { NoObject.schema }
+        func value(atSlot slot: Int) -> Value { .nil }
+    }
+
+    /// The instruction loop, with `SELF` and, when it is an object, `host` and its schema's identity.
+    private mutating func run<Host: KeyValueCoding>(
+        on object: Value, host: Host, schema hostSchema: ObjectIdentifier?
+    ) throws(EvaluationError) -> Value {
         let code = program.code
         var pc = 0
         while pc < code.count {
             let instruction = code[pc]
             pc += 1
             do {
-                if try execute(instruction, &pc, object) { return pop() }
+                if try execute(instruction, &pc, object, host, hostSchema) { return pop() }
             } catch {
                 let site = pc - 1
                 throw site < program.sourceRanges.count ? error.at(program.sourceRanges[site]) : error
@@ -170,8 +176,8 @@ public struct VirtualMachine: Sendable {
     /// Executes one instruction; returns whether the program ended, leaving its result on the
     /// stack (a `Value?` result costs an outlined destroy per instruction).
     @inline(__always)
-    private mutating func execute(
-        _ instruction: Instruction, _ pc: inout Int, _ object: Value
+    private mutating func execute<Host: KeyValueCoding>(
+        _ instruction: Instruction, _ pc: inout Int, _ object: Value, _ host: Host, _ hostSchema: ObjectIdentifier?
     ) throws(EvaluationError) -> Bool {
         switch instruction {
         case .pushConstant(let index):
@@ -189,10 +195,10 @@ public struct VirtualMachine: Sendable {
             stack.append(try keyPath(index, from: receiver))
         case .loadSelfKeyPath(let index):
             let value: Value
-            if let schema = selfSchema, Int(index) < boundFields.count, let field = boundFields[Int(index)],
-                field.schema == schema, let read = selfObject?.value(atSlot: field.slot)
+            if let hostSchema, Int(index) < boundFields.count, let field = boundFields[Int(index)],
+                field.schema == hostSchema
             {
-                value = read
+                value = host.value(atSlot: field.slot)
             } else {
                 value = try keyPath(index, from: object)
             }
