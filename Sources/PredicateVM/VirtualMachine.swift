@@ -60,7 +60,8 @@ public struct VirtualMachine: Sendable {
                 default: break
                 }
             }
-            return FusedComparison(op: Self.operators[Int(op)], constant: Int(index), branch: branch)
+            return FusedComparison(
+                op: Self.operators[Int(op)], constant: ScalarOperand(program.constants[Int(index)]), branch: branch)
         }
         stack.reserveCapacity(program.maximumStackDepth)
         frames.reserveCapacity(program.maximumSubqueryDepth)
@@ -99,7 +100,8 @@ public struct VirtualMachine: Sendable {
         }
 
         let op: ComparisonOperator
-        let constant: Int
+        /// Constant `k`, classified once.
+        let constant: ScalarOperand
         let branch: Branch?
     }
 
@@ -205,7 +207,7 @@ public struct VirtualMachine: Sendable {
             // `PUSH_CONST k; CMP op` would push the constant and call `ComparisonOperators.evaluate`,
             // whose first step is `scalar`: when that decides, skip both instructions.
             if let fused = fusedComparisons[pc - 1],
-                let result = ComparisonOperators.scalar(fused.op, value, program.constants[fused.constant])
+                let result = ComparisonOperators.scalar(fused.op, ScalarOperand(value), fused.constant)
             {
                 pc += 2
                 if let branch = fused.branch {

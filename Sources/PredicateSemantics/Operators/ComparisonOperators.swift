@@ -44,13 +44,18 @@ public enum ComparisonOperators {
     @inline(__always)
     public static func scalar(_ op: ComparisonOperator, _ lhs: Value, _ rhs: Value) -> Bool? {
         guard op.isRelational else { return nil }
-        guard let a = Number(scalar: lhs), let b = Number(scalar: rhs) else {
-            let leftNil = lhs.isNil || lhs.isNull
-            let rightNil = rhs.isNil || rhs.isNull
-            guard leftNil || rightNil else { return nil }
+        return scalar(op, ScalarOperand(lhs), ScalarOperand(rhs))
+    }
+
+    /// The scalar comparison with operands already classified (a constant operand
+    /// can be classified once, when a program is loaded).
+    @inline(__always)
+    public static func scalar(_ op: ComparisonOperator, _ lhs: ScalarOperand, _ rhs: ScalarOperand) -> Bool? {
+        guard let a = lhs.number, let b = rhs.number else {
+            guard lhs.isNil || rhs.isNil, op.isRelational else { return nil }
             switch op {
-            case .equal, .lessOrEqual, .greaterOrEqual: return leftNil && rightNil
-            case .notEqual: return !(leftNil && rightNil)
+            case .equal, .lessOrEqual, .greaterOrEqual: return lhs.isNil && rhs.isNil
+            case .notEqual: return !(lhs.isNil && rhs.isNil)
             default: return false
             }
         }
@@ -61,7 +66,8 @@ public enum ComparisonOperators {
         case .less: return order == .ascending
         case .greater: return order == .descending
         case .lessOrEqual: return order != .descending
-        default: return order != .ascending
+        case .greaterOrEqual: return order != .ascending
+        default: return nil
         }
     }
 
@@ -206,6 +212,38 @@ extension ComparisonOperator {
         switch self {
         case .equal, .notEqual, .less, .greater, .lessOrEqual, .greaterOrEqual: return true
         default: return false
+        }
+    }
+}
+
+/// An operand as the scalar comparison needs it:
+/// its number (Booleans, integers and doubles; not decimals) and whether it is nil or null.
+public struct ScalarOperand: Sendable {
+    let number: Number?
+    let isNil: Bool
+
+    /// Classifies `value`.
+    @inline(__always)
+    public init(_ value: Value) {
+        switch value {
+        case .nil, .null:
+            number = nil
+            isNil = true
+        case .bool(let flag):
+            number = .signed(flag ? 1 : 0)
+            isNil = false
+        case .int(let integer):
+            number = .signed(integer)
+            isNil = false
+        case .uint(let integer):
+            number = .unsigned(integer)
+            isNil = false
+        case .double(let double):
+            number = .floating(double)
+            isNil = false
+        default:
+            number = nil
+            isNil = false
         }
     }
 }

@@ -22,19 +22,6 @@ enum Number: Sendable {
         }
     }
 
-    /// The number in `value` when it is a Boolean, an integer or a double (not a decimal, whose
-    /// conversion is costly): ``init(_:)`` for those cases.
-    @inline(__always)
-    init?(scalar value: Value) {
-        switch value {
-        case .bool(let flag): self = .signed(flag ? 1 : 0)
-        case .int(let number): self = .signed(number)
-        case .uint(let number): self = .unsigned(number)
-        case .double(let number): self = .floating(number)
-        default: return nil
-        }
-    }
-
     var doubleValue: Double {
         switch self {
         case .signed(let number): return Double(number)
