@@ -19,6 +19,16 @@ public struct VirtualMachine: Sendable {
     /// What operators need beyond their operands.
     public let environment: EvaluationEnvironment
 
+    /// For each key path of the program that is one bound field, the field's schema and slot:
+    /// read directly when the receiver is an object of that schema.
+    private let boundFields: [BoundField?]
+
+    /// For each instruction that starts the sequence `SELF_KEYPATH p; PUSH_CONST k; CMP op` of a
+    /// relational operator without a quantifier: the operator and constant `k`, so that the
+    /// comparison can be decided without the stack when ``ComparisonOperators/scalar(_:_:_:)``
+    /// decides it.
+    private let fusedComparisons: [FusedComparison?]
+
     private var stack: [Value] = []
     private var slots: [Value?] = []
     private var savedSlots: [[Value?]] = []
@@ -32,6 +42,27 @@ public struct VirtualMachine: Sendable {
     public init(program: Program, environment: EvaluationEnvironment = EvaluationEnvironment()) {
         self.program = program
         self.environment = environment
+        boundFields = program.keyPaths.map { components in
+            guard components.count == 1, case .field(let field) = components[0] else { return nil }
+            return BoundField(schema: ObjectIdentifier(field.schema.schema), slot: field.slot)
+        }
+        let code = program.code
+        fusedComparisons = code.indices.map { pc in
+            guard pc + 2 < code.count, case .loadSelfKeyPath = code[pc],
+                case .pushConstant(let index) = code[pc + 1], Int(index) < program.constants.count,
+                case .compare(let op, _, 0) = code[pc + 2], Int(op) < Self.operators.count
+            else { return nil }
+            var branch: FusedComparison.Branch?
+            if pc + 3 < code.count {
+                switch code[pc + 3] {
+                case .jumpIfFalseOrPop(let offset): branch = FusedComparison.Branch(onTrue: false, offset: Int(offset))
+                case .jumpIfTrueOrPop(let offset): branch = FusedComparison.Branch(onTrue: true, offset: Int(offset))
+                default: break
+                }
+            }
+            return FusedComparison(
+                op: Self.operators[Int(op)], constant: ScalarOperand(program.constants[Int(index)]), branch: branch)
+        }
         stack.reserveCapacity(program.maximumStackDepth)
         frames.reserveCapacity(program.maximumSubqueryDepth)
     }
@@ -52,6 +83,26 @@ public struct VirtualMachine: Sendable {
         on object: Value, variables: [String: Value] = [:]
     ) throws(EvaluationError) -> Value {
         try run(on: object, variables: variables)
+    }
+
+    /// A field's schema (by identity: the program's key-path table keeps it alive) and slot.
+    private struct BoundField {
+        let schema: ObjectIdentifier
+        let slot: Int
+    }
+
+    private struct FusedComparison {
+        /// A `JUMP_IF_FALSE_OR_POP` (`AND`) or `JUMP_IF_TRUE_OR_POP` (`OR`) right after the `CMP`.
+        struct Branch {
+            /// Whether the jump is taken on true (`OR`) or on false (`AND`).
+            let onTrue: Bool
+            let offset: Int
+        }
+
+        let op: ComparisonOperator
+        /// Constant `k`, classified once.
+        let constant: ScalarOperand
+        let branch: Branch?
     }
 
     private struct SubqueryFrame {
@@ -82,19 +133,40 @@ public struct VirtualMachine: Sendable {
     private func string(_ index: UInt16) -> String { constant(index).stringValue ?? "" }
 
     private mutating func run(on object: Value, variables: [String: Value]) throws(EvaluationError) -> Value {
-        stack.removeAll(keepingCapacity: true)
-        frames.removeAll(keepingCapacity: true)
-        savedSlots.removeAll(keepingCapacity: true)
-        slots.removeAll(keepingCapacity: true)
+        // Scratch space is empty after an evaluation that returned; clearing an empty array
+        // still costs a call each, so only an evaluation that threw leaves work here.
+        if !stack.isEmpty { stack.removeAll(keepingCapacity: true) }
+        if !frames.isEmpty { frames.removeAll(keepingCapacity: true) }
+        if !savedSlots.isEmpty { savedSlots.removeAll(keepingCapacity: true) }
+        if !slots.isEmpty { slots.removeAll(keepingCapacity: true) }
         for name in program.variables { slots.append(variables[name]) }
 
+        // `SELF` as an object, opened once into a generic parameter: bound fields of its schema
+        // are then read in place, without copying the value out of the enum at every key path.
+        if case .object(let host) = object {
+            return try run(on: object, host: host, schema: ObjectIdentifier(host.schema))
+        }
+        return try run(on: object, host: NoObject(), schema: nil)
+    }
+
+    /// Stands for `SELF` when it is not an object (`schema` is then nil, so it is never read).
+    private struct NoObject: KeyValueCoding {
+        static let schema = Schema(typeName: "", fields: [])
+        var schema: Schema { NoObject.schema }
+        func value(atSlot slot: Int) -> Value { .nil }
+    }
+
+    /// The instruction loop, with `SELF` and, when it is an object, `host` and its schema's identity.
+    private mutating func run<Host: KeyValueCoding>(
+        on object: Value, host: Host, schema hostSchema: ObjectIdentifier?
+    ) throws(EvaluationError) -> Value {
         let code = program.code
         var pc = 0
         while pc < code.count {
             let instruction = code[pc]
             pc += 1
             do {
-                if let result = try execute(instruction, &pc, object) { return result }
+                if try execute(instruction, &pc, object, host, hostSchema) { return pop() }
             } catch {
                 let site = pc - 1
                 throw site < program.sourceRanges.count ? error.at(program.sourceRanges[site]) : error
@@ -103,13 +175,12 @@ public struct VirtualMachine: Sendable {
         throw malformed("ran past the end of the code")
     }
 
-    /// Executes one instruction; returns the result when the program ends.
+    /// Executes one instruction; returns whether the program ended, leaving its result on the
+    /// stack (a `Value?` result costs an outlined destroy per instruction).
     @inline(__always)
-    private mutating func execute(
-        _ instruction: Instruction, _ pc: inout Int, _ object: Value
-    ) throws(EvaluationError)
-        -> Value?
-    {
+    private mutating func execute<Host: KeyValueCoding>(
+        _ instruction: Instruction, _ pc: inout Int, _ object: Value, _ host: Host, _ hostSchema: ObjectIdentifier?
+    ) throws(EvaluationError) -> Bool {
         switch instruction {
         case .pushConstant(let index):
             stack.append(constant(index))
@@ -125,7 +196,34 @@ public struct VirtualMachine: Sendable {
             let receiver = pop()
             stack.append(try keyPath(index, from: receiver))
         case .loadSelfKeyPath(let index):
-            stack.append(try keyPath(index, from: object))
+            let value: Value
+            if let hostSchema, Int(index) < boundFields.count, let field = boundFields[Int(index)],
+                field.schema == hostSchema
+            {
+                value = host.value(atSlot: field.slot)
+            } else {
+                value = try keyPath(index, from: object)
+            }
+            // `PUSH_CONST k; CMP op` would push the constant and call `ComparisonOperators.evaluate`,
+            // whose first step is `scalar`: when that decides, skip both instructions.
+            if let fused = fusedComparisons[pc - 1],
+                let result = ComparisonOperators.scalar(fused.op, ScalarOperand(value), fused.constant)
+            {
+                pc += 2
+                if let branch = fused.branch {
+                    // The `AND`/`OR` jump that follows: it keeps the bool and jumps when the result
+                    // decides the chain, and pops it otherwise.
+                    pc += 1
+                    if result == branch.onTrue {
+                        stack.append(.bool(result))
+                        pc += branch.offset
+                    }
+                } else {
+                    stack.append(.bool(result))
+                }
+            } else {
+                stack.append(value)
+            }
         case .compare(let op, let options, let quantifier):
             let rhs = pop()
             let lhs = pop()
@@ -188,7 +286,7 @@ public struct VirtualMachine: Sendable {
             case .nil:
                 stack.append(.nil)
                 pc += Int(exit)
-                return nil
+                return false
             case .array(let values), .set(let values):
                 elements = values
             default:
@@ -217,13 +315,14 @@ public struct VirtualMachine: Sendable {
             if matched { frames[frames.count - 1].results.append(frames[frames.count - 1].current) }
             pc += Int(offset)
         case .returnBool:
-            return .bool(try popBool())
+            guard case .bool = stack.last else { throw malformed("a Boolean was expected on the stack") }
+            return true
         case .returnValue:
-            return pop()
+            return true
         case .fail(let message):
             throw EvaluationError(.unsupported, string(message))
         }
-        return nil
+        return false
     }
 
     private mutating func popArguments(_ count: Int) -> [Value] {
@@ -245,6 +344,13 @@ public struct VirtualMachine: Sendable {
     private func keyPath(_ index: UInt16, from receiver: Value) throws(EvaluationError) -> Value {
         let index = Int(index)
         guard index < program.keyPaths.count else { throw malformed("no key path \(index)") }
+        // `KeyValueAccess.value(along:from:variable:)` for a single bound field reads the slot
+        // and returns when the receiver is an object of the field's schema; that case, directly.
+        if let field = boundFields[index], case .object(let object) = receiver,
+            ObjectIdentifier(object.schema) == field.schema
+        {
+            return object.value(atSlot: field.slot)
+        }
         return try KeyValueAccess.value(along: program.keyPaths[index], from: receiver) {
             name throws(EvaluationError) in
             guard let slot = program.variables.firstIndex(of: name) else {

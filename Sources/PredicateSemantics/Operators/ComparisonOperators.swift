@@ -12,6 +12,7 @@ public enum ComparisonOperators {
         _ op: ComparisonOperator, _ lhs: Value, _ rhs: Value, quantifier: Quantifier, options: ComparisonOptions,
         environment: EvaluationEnvironment
     ) throws(EvaluationError) -> Bool {
+        if quantifier == .direct, let result = scalar(op, lhs, rhs) { return result }
         let left = lhs.isNull ? Value.nil : lhs
         let right = rhs.isNull ? Value.nil : rhs
         switch quantifier {
@@ -29,6 +30,44 @@ public enum ComparisonOperators {
                 if !(try primitive(op, element, right, options: options, environment: environment)) { return false }
             }
             return true
+        }
+    }
+
+    /// `lhs op rhs` without a quantifier, for the commonest operands, or `nil` when the general
+    /// path must decide: the six relational operators on two numbers (Booleans, integers, doubles;
+    /// options only apply to strings, so they are irrelevant here) or with a nil or null operand.
+    ///
+    /// This is ``primitive(_:_:_:options:environment:)`` with the copies and dispatch it needs for
+    /// arbitrary values left out: `==` and `!=` reach ``ValueComparison/isEqual(_:_:)``, the
+    /// orderings ``ValueComparison/compare(_:_:)``, and both compare two numbers with
+    /// ``Number/compare(_:_:)``; nil and null are the same nil rules.
+    @inline(__always)
+    public static func scalar(_ op: ComparisonOperator, _ lhs: Value, _ rhs: Value) -> Bool? {
+        guard op.isRelational else { return nil }
+        return scalar(op, ScalarOperand(lhs), ScalarOperand(rhs))
+    }
+
+    /// The scalar comparison with operands already classified (a constant operand
+    /// can be classified once, when a program is loaded).
+    @inline(__always)
+    public static func scalar(_ op: ComparisonOperator, _ lhs: ScalarOperand, _ rhs: ScalarOperand) -> Bool? {
+        guard let a = lhs.number, let b = rhs.number else {
+            guard lhs.isNil || rhs.isNil, op.isRelational else { return nil }
+            switch op {
+            case .equal, .lessOrEqual, .greaterOrEqual: return lhs.isNil && rhs.isNil
+            case .notEqual: return !(lhs.isNil && rhs.isNil)
+            default: return false
+            }
+        }
+        let order = Number.compare(a, b)
+        switch op {
+        case .equal: return order == .same
+        case .notEqual: return order != .same
+        case .less: return order == .ascending
+        case .greater: return order == .descending
+        case .lessOrEqual: return order != .descending
+        case .greaterOrEqual: return order != .ascending
+        default: return nil
         }
     }
 
@@ -164,5 +203,47 @@ public enum ComparisonOperators {
         if try ValueComparison.compare(low, high) == .descending { swap(&low, &high) }
         guard try ValueComparison.compare(low, value) != .descending else { return false }
         return try ValueComparison.compare(value, high) != .descending
+    }
+}
+
+extension ComparisonOperator {
+    /// `==`, `!=`, `<`, `<=`, `>`, `>=`.
+    var isRelational: Bool {
+        switch self {
+        case .equal, .notEqual, .less, .greater, .lessOrEqual, .greaterOrEqual: return true
+        default: return false
+        }
+    }
+}
+
+/// An operand as the scalar comparison needs it:
+/// its number (Booleans, integers and doubles; not decimals) and whether it is nil or null.
+public struct ScalarOperand: Sendable {
+    let number: Number?
+    let isNil: Bool
+
+    /// Classifies `value`.
+    @inline(__always)
+    public init(_ value: Value) {
+        switch value {
+        case .nil, .null:
+            number = nil
+            isNil = true
+        case .bool(let flag):
+            number = .signed(flag ? 1 : 0)
+            isNil = false
+        case .int(let integer):
+            number = .signed(integer)
+            isNil = false
+        case .uint(let integer):
+            number = .unsigned(integer)
+            isNil = false
+        case .double(let double):
+            number = .floating(double)
+            isNil = false
+        default:
+            number = nil
+            isNil = false
+        }
     }
 }
