@@ -12,18 +12,20 @@ public enum KeyValueAccess {
     /// finds the entry `com.example.bit`; arrays and sets map the path over their elements; a
     /// `nil` anywhere yields `nil`.
     public static func value(forKeyPath path: Substring, of receiver: Value) throws(EvaluationError) -> Value {
-        let dot = path.firstIndex(of: ".")
+        // Byte scans: `.` and `@` are ASCII, and Character-based search walks grapheme clusters.
+        let dot = path.utf8.firstIndex(of: UInt8(ascii: "."))
+        let isOperator = path.utf8.first == UInt8(ascii: "@")
         switch receiver {
         case .nil:
             return .nil
         case .array, .set:
-            if path.hasPrefix("@") {
+            if isOperator {
                 guard let dot else { return try value(forKey: path, of: receiver) }
                 let op = path[path.index(after: path.startIndex)..<dot]
                 return try collectionOperator(op, rest: path[path.index(after: dot)...], of: receiver)
             }
         case .dictionary(let entries):
-            if path.hasPrefix("@") {
+            if isOperator {
                 if dot != nil {
                     throw EvaluationError(
                         .unknownKey, "a dictionary does not support the collection operator in '\(path)'")
@@ -60,15 +62,22 @@ public enum KeyValueAccess {
             case .field(let field) where object.schema === field.schema.schema:
                 receiver = object.value(atSlot: field.slot)
             case .field(let field):
-                receiver = try value(forKey: Substring(field.key), of: receiver)
+                receiver = try value(forKey: field.key, of: receiver)
             case .key(let key) where !key.utf8.contains(UInt8(ascii: ".")):
-                receiver = try value(forKey: Substring(key), of: receiver)
+                receiver = try value(forKey: key, of: receiver)
             default:
                 break stepping
             }
             index += 1
         }
         if receiver.isNil || index == components.endIndex { return receiver }
+        if index == components.index(before: components.endIndex), let key = components[index].key,
+            !key.utf8.contains(UInt8(ascii: "."))
+        {
+            // One dotless key left: `valueForKeyPath:` is `valueForKey:` (no whole-path lookup,
+            // no operator remainder), so skip building a path.
+            return try value(forKey: key, of: receiver)
+        }
         var path = ""
         for component in components[index...] {
             if !path.isEmpty { path += "." }
@@ -90,22 +99,36 @@ public enum KeyValueAccess {
 
     // MARK: - valueForKey
 
+    /// `valueForKey:` with a whole key: a dictionary is looked up without copying the key.
+    public static func value(forKey key: String, of receiver: Value) throws(EvaluationError) -> Value {
+        switch receiver {
+        case .dictionary(let entries) where key.utf8.first != UInt8(ascii: "@"):
+            return entries[key] ?? .nil
+        case .object(let object) where key != "self":
+            if let result = object.value(forKey: key) { return result }
+        default:
+            break
+        }
+        return try value(forKey: key[...], of: receiver)
+    }
+
     /// `valueForKey:` on `receiver` (SPEC §4.2.1).
     public static func value(forKey key: Substring, of receiver: Value) throws(EvaluationError) -> Value {
+        let isOperator = key.utf8.first == UInt8(ascii: "@")
         switch receiver {
         case .nil:
             return .nil
         case .dictionary(let entries):
-            if key.hasPrefix("@") { return try dictionaryProperty(key.dropFirst(), of: entries) }
+            if isOperator { return try dictionaryProperty(key.dropFirst(), of: entries) }
             return entries[String(key)] ?? .nil
         case .array(let elements):
-            if key.hasPrefix("@") { return try collectionProperty(key.dropFirst(), of: elements) }
+            if isOperator { return try collectionProperty(key.dropFirst(), of: elements) }
             return .array(
                 try elements.map { element throws(EvaluationError) in
                     try value(forKey: key, of: element).asCollectionElement
                 })
         case .set(let elements):
-            if key.hasPrefix("@") { return try collectionProperty(key.dropFirst(), of: elements) }
+            if isOperator { return try collectionProperty(key.dropFirst(), of: elements) }
             var mapped: [Value] = []
             for element in elements {
                 let result = try value(forKey: key, of: element).asCollectionElement
