@@ -202,76 +202,73 @@ struct Session<Input: CommandLineInput, Output: CommandLineOutput, ErrorOutput: 
         }
     }
 
-    // MARK: format
+    // MARK: format and disasm
+
+    private enum ParsedRule {
+        case predicate(Predicate)
+        case expression(Expression)
+    }
+
+    /// Reads `<rule>` with `--args`, `--strict` and `--expression`, parses it and reports its
+    /// warnings; `nil` once a problem has been reported (exit 2).
+    private mutating func parseRuleOperand(
+        _ arguments: ParsedArguments, for subcommand: Subcommand
+    ) throws(UsageError) -> (rule: String, parsed: ParsedRule)? {
+        let rule = try singleRule(arguments, for: subcommand)
+        let options = ParseOptions(strict: arguments.has("--strict"))
+        let values: [Value]
+        do throws(CommandLineIOError) {
+            values = try argumentValues(arguments.options["--args"])
+        } catch {
+            errorOutput.write("predicate: error: \(error)\n")
+            return nil
+        }
+        do throws(Diagnostic) {
+            if arguments.has("--expression") {
+                let parsed = try PredicateParser.parseExpression(rule, arguments: values, options: options)
+                report(parsed.warnings)
+                return (rule, .expression(parsed.expression))
+            }
+            let parsed = try PredicateParser.parsePredicate(rule, arguments: values, options: options)
+            report(parsed.warnings)
+            return (rule, .predicate(parsed.predicate))
+        } catch {
+            report([error])
+            return nil
+        }
+    }
 
     private mutating func format(_ arguments: ParsedArguments) throws(UsageError) -> Int32 {
         if arguments.has("--help") || arguments.has("-h") {
             output.write(HelpText.format + "\n")
             return 0
         }
-        let rule = try singleRule(arguments, for: .format)
-        let options = ParseOptions(strict: arguments.has("--strict"))
-        let values: [Value]
-        do throws(CommandLineIOError) {
-            values = try argumentValues(arguments.options["--args"])
-        } catch {
-            errorOutput.write("predicate: error: \(error)\n")
-            return 2
+        guard let (_, parsed) = try parseRuleOperand(arguments, for: .format) else { return 2 }
+        switch parsed {
+        case .predicate(let predicate): output.write(predicate.format + "\n")
+        case .expression(let expression): output.write(expression.format + "\n")
         }
-        do throws(Diagnostic) {
-            let format: String
-            let warnings: [Diagnostic]
-            if arguments.has("--expression") {
-                let parsed = try PredicateParser.parseExpression(rule, arguments: values, options: options)
-                (format, warnings) = (parsed.expression.format, parsed.warnings)
-            } else {
-                let parsed = try PredicateParser.parsePredicate(rule, arguments: values, options: options)
-                (format, warnings) = (parsed.predicate.format, parsed.warnings)
-            }
-            report(warnings)
-            output.write(format + "\n")
-            return 0
-        } catch {
-            report([error])
-            return 2
-        }
+        return 0
     }
-
-    // MARK: disasm
 
     private mutating func disassemble(_ arguments: ParsedArguments) throws(UsageError) -> Int32 {
         if arguments.has("--help") || arguments.has("-h") {
             output.write(HelpText.disasm + "\n")
             return 0
         }
-        let rule = try singleRule(arguments, for: .disasm)
-        let options = ParseOptions(strict: arguments.has("--strict"))
-        let values: [Value]
-        do throws(CommandLineIOError) {
-            values = try argumentValues(arguments.options["--args"])
+        guard let (rule, parsed) = try parseRuleOperand(arguments, for: .disasm) else { return 2 }
+        do throws(CompileError) {
+            let program: Program
+            switch parsed {
+            case .predicate(let predicate): program = try Compiler.compile(predicate, source: rule)
+            case .expression(let expression): program = try Compiler.compile(expression, source: rule)
+            }
+            output.write(Disassembler.listing(program))
+            return 0
         } catch {
             errorOutput.write("predicate: error: \(error)\n")
             return 2
         }
-        do {
-            let program: Program
-            if arguments.has("--expression") {
-                let parsed = try PredicateParser.parseExpression(rule, arguments: values, options: options)
-                report(parsed.warnings)
-                program = try Compiler.compile(parsed.expression, source: rule)
-            } else {
-                let parsed = try PredicateParser.parsePredicate(rule, arguments: values, options: options)
-                report(parsed.warnings)
-                program = try Compiler.compile(parsed.predicate, source: rule)
-            }
-            output.write(Disassembler.listing(program))
-            return 0
-        } catch let error as Diagnostic {
-            report([error])
-        } catch {
-            errorOutput.write("predicate: error: \(error)\n")
-        }
-        return 2
     }
 
     /// The evaluator `--engine` names: `vm` (the default) or `interpreter`.
