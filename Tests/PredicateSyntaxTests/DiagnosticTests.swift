@@ -37,6 +37,7 @@ import Testing
         ParseCase("a CONTAINS", .fails(at: "1:11", containing: "expected an expression, found end of input")),
         ParseCase("a == {1, 2", .fails(at: "1:11", containing: "',' or '}' to close the '{' at 1:6")),
         ParseCase("a[1 == 1", .fails(at: "1:5", containing: "']' to close the '[' at 1:2")),
+        ParseCase("a[FIRST == 1", .fails(at: "1:9", containing: "']' to close the '[' at 1:2")),
         ParseCase("a ! b", .fails(at: "1:3", containing: "expected a comparison operator")),
         ParseCase("a : b", .fails(at: "1:3", containing: "unexpected character ':'")),
         ParseCase("a == 1 ?", .fails(at: "1:8", containing: "unexpected character '?'")),

@@ -202,20 +202,20 @@ extension Parser {
     }
 
     private mutating func parseIndexSpec() throws(Diagnostic) -> IndexSpec {
-        if peek().kind == .rightBracket {
-            switch current.kind {
-            case .keyword(.first):
-                _ = advance()
-                return .first
-            case .keyword(.last):
-                _ = advance()
-                return .last
-            case .keyword(.size):
-                _ = advance()
-                return .size
-            default:
-                break
-            }
+        // FIRST, LAST and SIZE are reserved, so they cannot start an index expression: take them
+        // as symbols, and let a missing `]` be reported as such.
+        switch current.kind {
+        case .keyword(.first):
+            _ = advance()
+            return .first
+        case .keyword(.last):
+            _ = advance()
+            return .last
+        case .keyword(.size):
+            _ = advance()
+            return .size
+        default:
+            break
         }
         return .expression(try parseExpression())
     }
