@@ -297,31 +297,6 @@ extension Expression {
     /// predicates (`SUBQUERY`, `TERNARY` conditions), whose comparisons scope themselves.
     func visit(_ body: (Expression) -> Void) {
         body(self)
-        switch kind {
-        case .constant, .evaluatedObject, .variable, .anyKey: break
-        case .keyPath(let base, _):
-            base.visit(body)
-        case .function(_, let arguments), .aggregate(let arguments):
-            for argument in arguments { argument.visit(body) }
-        case .invoke(let receiver, _, let arguments):
-            receiver.visit(body)
-            for argument in arguments { argument.visit(body) }
-        case .index(let base, let spec):
-            base.visit(body)
-            if case .expression(let index) = spec { index.visit(body) }
-        case .subquery(let collection, _, _):
-            collection.visit(body)
-        case .ternary(_, let whenTrue, let whenFalse):
-            whenTrue.visit(body)
-            whenFalse.visit(body)
-        case .cast(let value, let type):
-            value.visit(body)
-            type.visit(body)
-        case .assignment(_, let value):
-            value.visit(body)
-        case .setOperation(_, let lhs, let rhs):
-            lhs.visit(body)
-            rhs.visit(body)
-        }
+        for case .expression(let child) in kind.children { child.visit(body) }
     }
 }

@@ -232,3 +232,26 @@ import Testing
 
     @Test(arguments: cases) func construct(_ testCase: ParseCase) { testCase.check() }
 }
+
+/// `children` lists a node's sub-nodes in evaluation order (tree walks rely on it).
+@Test func childrenInEvaluationOrder() throws {
+    let rule = try PredicateParser.parsePredicate("TERNARY(a > 1, b, c[d]) == SUBQUERY(e, $x, $x.f == 1)").predicate
+    guard case .comparison(let comparison) = rule.kind else {
+        Issue.record("not a comparison")
+        return
+    }
+    #expect(rule.kind.children == [.expression(comparison.lhs), .expression(comparison.rhs)])
+    let ternary = comparison.lhs.kind.children.map { node -> String in
+        switch node {
+        case .expression(let expression): return expression.format
+        case .predicate(let predicate): return predicate.format
+        }
+    }
+    #expect(ternary == ["a > 1", "b", "c[d]"])
+    guard case .subquery = comparison.rhs.kind, case .predicate(let inner)? = comparison.rhs.kind.children.last
+    else {
+        Issue.record("SUBQUERY's predicate should come last")
+        return
+    }
+    #expect(inner.format == "$x.f == 1")
+}

@@ -209,53 +209,23 @@ extension ValueType {
     }
 }
 
-extension Predicate {
-    /// Calls `body` with the components of every key path in the predicate, in source order.
+extension SyntaxNode {
+    /// Calls `body` with the components of every key path in the node, in evaluation order
+    /// (a key path's base before the path itself).
     public func forEachKeyPath(_ body: ([KeyComponent]) -> Void) {
-        switch kind {
-        case .constant: return
-        case .not(let operand): operand.forEachKeyPath(body)
-        case .and(let operands), .or(let operands):
-            for operand in operands { operand.forEachKeyPath(body) }
-        case .comparison(let comparison):
-            comparison.lhs.forEachKeyPath(body)
-            comparison.rhs.forEachKeyPath(body)
+        switch self {
+        case .expression(let expression):
+            for child in expression.kind.children { child.forEachKeyPath(body) }
+            if case .keyPath(_, let components) = expression.kind { body(components) }
+        case .predicate(let predicate):
+            for child in predicate.kind.children { child.forEachKeyPath(body) }
         }
     }
 }
 
-extension Expression {
-    /// Calls `body` with the components of every key path in the expression, in source order.
+extension Predicate {
+    /// Calls `body` with the components of every key path in the predicate, in evaluation order.
     public func forEachKeyPath(_ body: ([KeyComponent]) -> Void) {
-        switch kind {
-        case .constant, .evaluatedObject, .variable, .anyKey:
-            return
-        case .keyPath(let base, let components):
-            base.forEachKeyPath(body)
-            body(components)
-        case .function(_, let arguments), .aggregate(let arguments):
-            for argument in arguments { argument.forEachKeyPath(body) }
-        case .invoke(let receiver, _, let arguments):
-            receiver.forEachKeyPath(body)
-            for argument in arguments { argument.forEachKeyPath(body) }
-        case .index(let base, let spec):
-            base.forEachKeyPath(body)
-            if case .expression(let index) = spec { index.forEachKeyPath(body) }
-        case .subquery(let collection, _, let predicate):
-            collection.forEachKeyPath(body)
-            predicate.forEachKeyPath(body)
-        case .ternary(let condition, let whenTrue, let whenFalse):
-            condition.forEachKeyPath(body)
-            whenTrue.forEachKeyPath(body)
-            whenFalse.forEachKeyPath(body)
-        case .cast(let value, let type):
-            value.forEachKeyPath(body)
-            type.forEachKeyPath(body)
-        case .assignment(_, let value):
-            value.forEachKeyPath(body)
-        case .setOperation(_, let lhs, let rhs):
-            lhs.forEachKeyPath(body)
-            rhs.forEachKeyPath(body)
-        }
+        SyntaxNode.predicate(self).forEachKeyPath(body)
     }
 }

@@ -71,7 +71,38 @@ public indirect enum ExpressionKind: Hashable, Sendable {
     /// `ANYKEY` (Spotlight only; evaluation reports it unsupported).
     case anyKey
 
-    /// The greatest depth among the node's children (0 for a leaf).
+    /// The node's direct sub-expressions and sub-predicates, in evaluation order: the one
+    /// description of the tree's shape that walks over it (key-path scans, assignment scans) use.
+    public var children: [SyntaxNode] {
+        switch self {
+        case .constant, .evaluatedObject, .variable, .anyKey:
+            return []
+        case .keyPath(let base, _):
+            return [.expression(base)]
+        case .function(_, let arguments), .aggregate(let arguments):
+            return arguments.map(SyntaxNode.expression)
+        case .invoke(let receiver, _, let arguments):
+            return [.expression(receiver)] + arguments.map(SyntaxNode.expression)
+        case .index(let base, .expression(let index)):
+            return [.expression(base), .expression(index)]
+        case .index(let base, _):
+            return [.expression(base)]
+        case .subquery(let collection, _, let predicate):
+            return [.expression(collection), .predicate(predicate)]
+        case .ternary(let condition, let whenTrue, let whenFalse):
+            return [.predicate(condition), .expression(whenTrue), .expression(whenFalse)]
+        case .cast(let value, let type):
+            return [.expression(value), .expression(type)]
+        case .assignment(_, let value):
+            return [.expression(value)]
+        case .setOperation(_, let lhs, let rhs):
+            return [.expression(lhs), .expression(rhs)]
+        }
+    }
+
+    /// The greatest depth among the node's children (0 for a leaf). Spelled out rather than
+    /// derived from ``children`` because every node the parser builds computes it, and this form
+    /// allocates nothing.
     var childDepth: Int {
         switch self {
         case .constant, .evaluatedObject, .variable, .anyKey:
@@ -96,6 +127,14 @@ public indirect enum ExpressionKind: Hashable, Sendable {
             return max(lhs.depth, rhs.depth)
         }
     }
+}
+
+/// A node of the syntax tree: an expression or a predicate.
+public enum SyntaxNode: Hashable, Sendable {
+    /// An expression.
+    case expression(Expression)
+    /// A predicate.
+    case predicate(Predicate)
 }
 
 /// One component of a key path after the base.

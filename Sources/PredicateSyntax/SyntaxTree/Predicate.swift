@@ -49,6 +49,16 @@ public indirect enum PredicateKind: Hashable, Sendable {
     /// `[ANY|ALL] lhs op[options] rhs`.
     case comparison(Comparison)
 
+    /// The node's direct sub-nodes, in evaluation order.
+    public var children: [SyntaxNode] {
+        switch self {
+        case .constant: return []
+        case .not(let operand): return [.predicate(operand)]
+        case .and(let operands), .or(let operands): return operands.map(SyntaxNode.predicate)
+        case .comparison(let comparison): return [.expression(comparison.lhs), .expression(comparison.rhs)]
+        }
+    }
+
     var childDepth: Int {
         switch self {
         case .constant: return 0
