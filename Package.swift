@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "PredicateFileProvider", targets: ["PredicateFileProvider"]),
         .library(name: "PredicateBytecode", targets: ["PredicateBytecode"]),
         .library(name: "PredicateVM", targets: ["PredicateVM"]),
+        .library(name: "PredicateBatch", targets: ["PredicateBatch"]),
         .library(name: "PredicateActions", targets: ["PredicateActions"]),
         .executable(name: "predicate", targets: ["predicate"]),
         .executable(name: "predicate-bench", targets: ["predicate-bench"]),
@@ -28,6 +29,12 @@ let package = Package(
         .target(
             name: "PredicateVM",
             dependencies: ["PredicateValue", "PredicateSyntax", "PredicateSemantics", "PredicateBytecode"]
+        ),
+        .target(
+            name: "PredicateBatch",
+            dependencies: [
+                "PredicateValue", "PredicateSyntax", "PredicateSemantics", "PredicateBytecode", "PredicateVM",
+            ]
         ),
         .target(
             name: "PredicateActions",
@@ -57,7 +64,8 @@ let package = Package(
         .testTarget(
             name: "ConformanceTests",
             dependencies: [
-                "PredicateInterpreter", "PredicateFileProvider", "PredicateSemantics", "PredicateSyntax",
+                "PredicateBatch", "PredicateInterpreter", "PredicateFileProvider", "PredicateSemantics",
+                "PredicateSyntax",
                 "PredicateValue", "PredicateBytecode", "PredicateVM",
             ],
             exclude: ["Cases"]),
@@ -70,7 +78,8 @@ let package = Package(
         .testTarget(
             name: "DifferentialTests",
             dependencies: [
-                "PredicateInterpreter", "PredicateBytecode", "PredicateVM", "PredicateSemantics", "PredicateSyntax",
+                "PredicateBatch", "PredicateInterpreter", "PredicateBytecode", "PredicateVM", "PredicateSemantics",
+                "PredicateSyntax",
                 "PredicateValue", "PredicateFileProvider",
             ]),
         .testTarget(

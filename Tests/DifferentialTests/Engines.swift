@@ -1,3 +1,4 @@
+import PredicateBatch
 import PredicateBytecode
 import PredicateInterpreter
 import PredicateSemantics
@@ -109,12 +110,16 @@ struct Engines {
         case .expression(let expression):
             bound = .expression(Binder.bind(expression, selfType: selfType, variables: variableTypes))
         }
-        let outcomes = [
+        var outcomes = [
             ("interpreter", interpret(rule, object, variables)),
             ("vm", runMachine(rule, source, object, variables)),
             ("vm (bound)", runMachine(bound, source, object, variables)),
             ("interpreter (bound)", interpret(bound, object, variables)),
         ]
+        if !rule.isExpression {
+            outcomes.append(("batch", runBatch(rule, source, object, variables)))
+            outcomes.append(("batch (bound)", runBatch(bound, source, object, variables)))
+        }
         return Verdict(rule: rule, source: source, outcomes: outcomes)
     }
 
@@ -136,6 +141,26 @@ struct Engines {
         } catch {
             return .error(error)
         }
+    }
+
+    /// The batch engine on a batch of seven rows, the object in rows 0, 3 and 6 and nil or an
+    /// empty dictionary in the others (so every column has nils); the object's rows must agree.
+    private func runBatch(_ rule: Rule, _ source: String, _ object: Value, _ variables: [String: Value]) -> Outcome {
+        guard case .predicate(let predicate) = rule else { return .compileError("not a predicate") }
+        let program: Program
+        do throws(CompileError) {
+            program = try Compiler.compile(predicate, source: source)
+        } catch {
+            return .compileError(error.message)
+        }
+        let rows: [Value] = [object, .nil, .dictionary([:]), object, .nil, .dictionary([:]), object]
+        let result = BatchProgram(program, environment: environment).evaluate(rows, variables: variables)
+        let outcomes = [0, 3, 6].map { row -> Outcome in
+            if let failure = result.errors.first(where: { $0.row == row }) { return .error(failure.error) }
+            return .result(result.matches(row))
+        }
+        return outcomes.allSatisfy { $0 == outcomes[0] }
+            ? outcomes[0] : .compileError("rows of the same object differ: \(outcomes)")
     }
 
     private func runMachine(_ rule: Rule, _ source: String, _ object: Value, _ variables: [String: Value]) -> Outcome {

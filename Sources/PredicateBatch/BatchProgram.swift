@@ -1,0 +1,111 @@
+import Dispatch
+import Foundation
+import PredicateBytecode
+import PredicateSemantics
+import PredicateSyntax
+import PredicateValue
+
+/// A predicate program prepared for the batch engine: evaluated one clause at a time over
+/// vectors of rows instead of one row at a time over all clauses.
+///
+/// Comparisons of a key path with a constant run as loops over typed columns; `AND` narrows the
+/// rows the next clause sees and `OR` only evaluates rows still false; everything else runs the
+/// program's own instructions on the scalar VM for the rows still in question. Results and
+/// errors are the scalar VM's (and so the interpreter's), row by row. Immutable and `Sendable`:
+/// one batch program can evaluate many batches on many threads at once.
+public struct BatchProgram: Sendable {
+    /// The program.
+    public let program: Program
+    /// What operators need beyond their operands.
+    public let environment: EvaluationEnvironment
+    let plan: Plan
+
+    /// Prepares `program`, a verified predicate program (an expression program gives every row an
+    /// error).
+    public init(_ program: Program, environment: EvaluationEnvironment = EvaluationEnvironment()) {
+        self.program = program
+        self.environment = environment
+        plan = Planner.plan(program, environment: environment)
+    }
+
+    /// The key paths the vector clauses read from each row: the columns a ``ColumnBatch`` for
+    /// this program holds.
+    public var columnKeyPaths: [[KeyComponent]] { plan.columns }
+
+    /// The number of cores, for `threads`.
+    public static var allCores: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+
+    /// Evaluates the predicate for every row of `batch`, splitting the rows across `threads`
+    /// threads (results do not depend on it).
+    public func evaluate(_ batch: ColumnBatch, variables: [String: Value] = [:], threads: Int = 1) -> BatchResult {
+        BatchEvaluation.run(
+            plan, on: batch, binding: .evaluatedObject(variables: variables), environment: environment,
+            threads: threads)
+    }
+
+    /// Evaluates the predicate for every item of `rows` (building the batch is part of the cost).
+    public func evaluate(_ rows: [Value], variables: [String: Value] = [:], threads: Int = 1) -> BatchResult {
+        evaluate(ColumnBatch(rows: rows, for: self), variables: variables, threads: threads)
+    }
+
+    /// The plan, one node a line: which clauses run as vector kernels and which on the scalar VM.
+    public var planDescription: String { plan.description }
+}
+
+/// Runs a plan over a batch on one or more threads.
+enum BatchEvaluation {
+    static func run(
+        _ plan: Plan, on batch: ColumnBatch, binding: RowBinding, environment: EvaluationEnvironment, threads: Int
+    ) -> BatchResult {
+        let count = batch.count
+        let columns = plan.columns.map(batch.column)
+        let wordCount = (count + 63) / 64
+        // Whole words per thread, so no two threads write one word; at least a chunk each.
+        let parts = max(1, min(threads, (count + BatchWorker.chunkSize - 1) / BatchWorker.chunkSize))
+        let wordsPerPart = (wordCount + parts - 1) / max(1, parts)
+        let output = Output(words: wordCount, parts: parts)
+        defer { output.deallocate() }
+        let work: @Sendable (Int) -> Void = { part in
+            let lower = min(count, part * wordsPerPart * 64)
+            let upper = min(count, (part + 1) * wordsPerPart * 64)
+            guard lower < upper else { return }
+            let worker = BatchWorker(
+                plan: plan, columns: columns, rows: batch.rows, binding: binding, environment: environment,
+                threads: threads)
+            worker.run(lower..<upper, into: output.words)
+            output.errors[part] = worker.errors
+        }
+        if parts == 1 {
+            work(0)
+        } else {
+            DispatchQueue.concurrentPerform(iterations: parts, execute: work)
+        }
+        var allErrors: [BatchResult.RowError] = []
+        for part in 0..<parts { allErrors += output.errors[part] }
+        allErrors.sort { $0.row < $1.row }
+        return BatchResult(
+            count: count, bitmap: Array(UnsafeBufferPointer(start: output.words, count: wordCount)), errors: allErrors)
+    }
+}
+
+/// Where the threads of one evaluation write: each thread its own whole words of the bitmap and
+/// its own slot of the error table, so the writes never overlap (hence `@unchecked`).
+private struct Output: @unchecked Sendable {
+    let words: UnsafeMutablePointer<UInt64>
+    let errors: UnsafeMutablePointer<[BatchResult.RowError]>
+    let parts: Int
+
+    init(words count: Int, parts: Int) {
+        words = .allocate(capacity: max(1, count))
+        words.initialize(repeating: 0, count: max(1, count))
+        errors = .allocate(capacity: parts)
+        errors.initialize(repeating: [], count: parts)
+        self.parts = parts
+    }
+
+    func deallocate() {
+        words.deallocate()
+        errors.deinitialize(count: parts)
+        errors.deallocate()
+    }
+}

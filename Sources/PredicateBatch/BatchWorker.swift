@@ -1,0 +1,332 @@
+import PredicateBytecode
+import PredicateSemantics
+import PredicateSyntax
+import PredicateVM
+import PredicateValue
+
+/// What a row stands for when a clause falls back to the scalar VM.
+enum RowBinding: Sendable {
+    /// The row is `SELF`.
+    case evaluatedObject(variables: [String: Value])
+    /// The row is the value of `variable` (a `SUBQUERY` element), and `SELF` is fixed.
+    case variable(String, evaluatedObject: Value, variables: [String: Value])
+}
+
+/// Evaluates a plan over a range of rows, chunk by chunk, on one thread: the scratch space a
+/// thread needs (selection buffers, failed-row flags, scalar machines), reused across chunks.
+final class BatchWorker {
+    static let chunkSize = 2048
+
+    private let plan: Plan
+    private let columns: [Column]
+    private let rows: [Value]
+    private let binding: RowBinding
+    private let environment: EvaluationEnvironment
+    private let threads: Int
+    private var pool = SelectionPool(capacity: BatchWorker.chunkSize)
+    private var machines: [VirtualMachine?]
+    /// Per row of the current chunk: 1 once it failed (it then leaves every selection).
+    private let failed: UnsafeMutablePointer<UInt8>
+    private var chunkStart = 0
+    /// Failures, in the order found (ascending within a chunk's clause; sorted at the end).
+    private(set) var errors: [BatchResult.RowError] = []
+
+    init(
+        plan: Plan, columns: [Column], rows: [Value], binding: RowBinding, environment: EvaluationEnvironment,
+        threads: Int
+    ) {
+        self.plan = plan
+        self.columns = columns
+        self.rows = rows
+        self.binding = binding
+        self.environment = environment
+        self.threads = threads
+        machines = Array(repeating: nil, count: plan.regionCount)
+        failed = .allocate(capacity: BatchWorker.chunkSize)
+    }
+
+    deinit {
+        pool.deallocate()
+        failed.deallocate()
+    }
+
+    /// Evaluates rows `range` (whose start is a multiple of 64) and sets their bits in `words`.
+    func run(_ range: Range<Int>, into words: UnsafeMutablePointer<UInt64>) {
+        var start = range.lowerBound
+        while start < range.upperBound {
+            let count = min(BatchWorker.chunkSize, range.upperBound - start)
+            chunkStart = start
+            failed.initialize(repeating: 0, count: count)
+            let result = evaluate(plan.root, Selection(rows: nil, start: start, count: count))
+            if let matched = result.rows {
+                for index in 0..<result.count {
+                    let row = Int(matched[index])
+                    words[row >> 6] |= 1 << UInt64(row & 63)
+                }
+            }
+            pool.give(result)
+            start += count
+        }
+    }
+
+    // MARK: - Nodes
+
+    private func evaluate(_ node: PlanNode, _ input: Selection) -> Selection {
+        switch node {
+        case .constant(let flag):
+            let output = pool.take()
+            let count = input.filter(into: output) { _ in flag }
+            return Selection(rows: output, start: 0, count: count)
+        case .and(let left, let right):
+            let kept = evaluate(left, input)
+            let result = evaluate(right, kept)
+            pool.give(kept)
+            return result
+        case .or(let left, let right):
+            let accepted = evaluate(left, input)
+            let rest = remove(accepted, from: input)
+            let alsoAccepted = evaluate(right, rest)
+            pool.give(rest)
+            let result = union(accepted, alsoAccepted)
+            pool.give(accepted)
+            pool.give(alsoAccepted)
+            return result
+        case .not(let operand):
+            let accepted = evaluate(operand, input)
+            let result = remove(accepted, from: input)
+            pool.give(accepted)
+            return result
+        case .compare(let leaf):
+            return compare(leaf, input)
+        case .subquery(let leaf):
+            return subquery(leaf, input)
+        case .scalar(let region):
+            return scalar(region, input)
+        }
+    }
+
+    /// The rows of `input` not in `accepted` (a subset of it) that have not failed.
+    private func remove(_ accepted: Selection, from input: Selection) -> Selection {
+        let output = pool.take()
+        let acceptedRows = accepted.rows
+        var next = 0
+        let failed = self.failed
+        let chunkStart = self.chunkStart
+        let count = input.filter(into: output) { row in
+            if next < accepted.count, let acceptedRows, Int(acceptedRows[next]) == row {
+                next += 1
+                return false
+            }
+            return failed[row - chunkStart] == 0
+        }
+        return Selection(rows: output, start: 0, count: count)
+    }
+
+    /// Two disjoint ascending selections merged.
+    private func union(_ a: Selection, _ b: Selection) -> Selection {
+        let output = pool.take()
+        var i = 0
+        var j = 0
+        var k = 0
+        while i < a.count || j < b.count {
+            if j == b.count || (i < a.count && a.row(i) < b.row(j)) {
+                output[k] = Int32(truncatingIfNeeded: a.row(i))
+                i += 1
+            } else {
+                output[k] = Int32(truncatingIfNeeded: b.row(j))
+                j += 1
+            }
+            k += 1
+        }
+        return Selection(rows: output, start: 0, count: k)
+    }
+
+    private func fail(_ row: Int, _ error: EvaluationError) {
+        failed[row - chunkStart] = 1
+        errors.append(BatchResult.RowError(row: row, error: error))
+    }
+
+    // MARK: - Comparisons
+
+    private func compare(_ leaf: ComparisonLeaf, _ input: Selection) -> Selection {
+        let output = pool.take()
+        let count: Int
+        switch columns[leaf.column] {
+        case .booleans(let values, let nils) where leaf.integers != nil && leaf.nilResult != nil:
+            count = Self.integerKernel(values, nils, leaf.integers, leaf.nilResult, input, output)
+        case .integers(let values, let nils) where leaf.integers != nil && leaf.nilResult != nil:
+            count = Self.integerKernel(values, nils, leaf.integers, leaf.nilResult, input, output)
+        case .doubles(let values, let nils) where leaf.doubles != nil && leaf.nilResult != nil:
+            count = Self.doubleKernel(values, nils, leaf.doubles, leaf.nilResult, input, output)
+        case .dates(let values, let nils) where leaf.dates != nil && leaf.nilResult != nil:
+            count = Self.doubleKernel(values, nils, leaf.dates, leaf.nilResult, input, output)
+        case .strings(let values, let nils) where leaf.strings != nil && leaf.nilResult != nil:
+            count = Self.stringKernel(values, nils, leaf.strings, leaf.nilResult, input, output)
+        case .unavailable:
+            count = runScalar(leaf.fallback, input, output)
+        default:
+            count = generic(leaf, input, output)
+        }
+        return Selection(rows: output, start: 0, count: count)
+    }
+
+    private static func integerKernel<T: FixedWidthInteger>(
+        _ values: [T], _ nils: [UInt8], _ test: IntegerTest?, _ nilResult: Bool?, _ input: Selection,
+        _ output: UnsafeMutablePointer<Int32>
+    ) -> Int {
+        guard let test, let nilResult else { return 0 }
+        return values.withUnsafeBufferPointer { values in
+            nils.withUnsafeBufferPointer { nils in
+                input.filter(into: output) { row in
+                    let holds = test.holds(Int64(truncatingIfNeeded: values[row]))
+                    return nils[row] == 0 ? holds : nilResult
+                }
+            }
+        }
+    }
+
+    private static func doubleKernel(
+        _ values: [Double], _ nils: [UInt8], _ test: DoubleTest?, _ nilResult: Bool?, _ input: Selection,
+        _ output: UnsafeMutablePointer<Int32>
+    ) -> Int {
+        guard let test, let nilResult else { return 0 }
+        return values.withUnsafeBufferPointer { values in
+            nils.withUnsafeBufferPointer { nils in
+                // One loop per operator, so the comparison is not a switch per row.
+                switch test.op {
+                case .equal: return input.filter(into: output) { nils[$0] == 0 ? values[$0] == test.bound : nilResult }
+                case .notEqual:
+                    return input.filter(into: output) { nils[$0] == 0 ? values[$0] != test.bound : nilResult }
+                case .less: return input.filter(into: output) { nils[$0] == 0 ? values[$0] < test.bound : nilResult }
+                case .lessOrEqual:
+                    return input.filter(into: output) { nils[$0] == 0 ? values[$0] <= test.bound : nilResult }
+                case .greater: return input.filter(into: output) { nils[$0] == 0 ? values[$0] > test.bound : nilResult }
+                default: return input.filter(into: output) { nils[$0] == 0 ? values[$0] >= test.bound : nilResult }
+                }
+            }
+        }
+    }
+
+    private static func stringKernel(
+        _ values: [String], _ nils: [UInt8], _ test: StringTest?, _ nilResult: Bool?, _ input: Selection,
+        _ output: UnsafeMutablePointer<Int32>
+    ) -> Int {
+        guard let test, let nilResult else { return 0 }
+        return values.withUnsafeBufferPointer { values in
+            nils.withUnsafeBufferPointer { nils in
+                input.filter(into: output) { row in nils[row] == 0 ? test.holds(values[row]) : nilResult }
+            }
+        }
+    }
+
+    /// The general semantics, row by row: for mixed columns, quantifiers and operators without a
+    /// kernel.
+    private func generic(_ leaf: ComparisonLeaf, _ input: Selection, _ output: UnsafeMutablePointer<Int32>) -> Int {
+        let column = columns[leaf.column]
+        var kept = 0
+        for index in 0..<input.count {
+            let row = input.row(index)
+            let value = column.value(at: row)
+            do {
+                if try ComparisonOperators.evaluate(
+                    leaf.op, leaf.constantOnLeft ? leaf.constant : value, leaf.constantOnLeft ? value : leaf.constant,
+                    quantifier: leaf.quantifier, options: leaf.options, environment: environment)
+                {
+                    output[kept] = Int32(truncatingIfNeeded: row)
+                    kept += 1
+                }
+            } catch {
+                fail(row, leaf.site.map(error.at) ?? error)
+            }
+        }
+        return kept
+    }
+
+    // MARK: - SUBQUERY
+
+    private func subquery(_ leaf: SubqueryLeaf, _ input: Selection) -> Selection {
+        let output = pool.take()
+        var kept = 0
+        let collections = columns[leaf.collection]
+        for index in 0..<input.count {
+            let row = input.row(index)
+            let elements: [Value]
+            switch collections.value(at: row) {
+            case .array(let values), .set(let values): elements = values
+            default:
+                // nil, or not a collection: the instructions decide (nil SUBQUERY, or the error).
+                kept += runScalar(leaf.fallback, Selection(rows: nil, start: row, count: 1), output + kept)
+                continue
+            }
+            let inner = BatchEvaluation.run(
+                leaf.inner, on: ColumnBatch(rows: elements, keyPaths: leaf.inner.columns, rowsAreElements: true),
+                binding: .variable(leaf.variable, evaluatedObject: evaluatedObject(row), variables: variables),
+                environment: environment, threads: input.count == 1 ? threads : 1)
+            if let first = inner.errors.first {
+                fail(row, first.error)
+                continue
+            }
+            do {
+                if try ComparisonOperators.evaluate(
+                    leaf.op, .int(Int64(inner.matchCount)), leaf.constant, quantifier: .direct, options: leaf.options,
+                    environment: environment)
+                {
+                    output[kept] = Int32(truncatingIfNeeded: row)
+                    kept += 1
+                }
+            } catch {
+                fail(row, leaf.site.map(error.at) ?? error)
+            }
+        }
+        return Selection(rows: output, start: 0, count: kept)
+    }
+
+    // MARK: - Scalar fallback
+
+    private var variables: [String: Value] {
+        switch binding {
+        case .evaluatedObject(let variables), .variable(_, _, let variables): return variables
+        }
+    }
+
+    private func evaluatedObject(_ row: Int) -> Value {
+        switch binding {
+        case .evaluatedObject: return rows[row]
+        case .variable(_, let object, _): return object
+        }
+    }
+
+    private func scalar(_ region: ScalarRegion, _ input: Selection) -> Selection {
+        let output = pool.take()
+        return Selection(rows: output, start: 0, count: runScalar(region, input, output))
+    }
+
+    /// Runs `region` on each row of `input` with the scalar VM; writes the rows where it is true.
+    private func runScalar(_ region: ScalarRegion, _ input: Selection, _ output: UnsafeMutablePointer<Int32>) -> Int {
+        // Moved out of the table while it runs, so that its scratch arrays stay uniquely owned.
+        var machine = machines[region.id] ?? VirtualMachine(program: region.program, environment: environment)
+        machines[region.id] = nil
+        defer { machines[region.id] = machine }
+        var kept = 0
+        for index in 0..<input.count {
+            let row = input.row(index)
+            do {
+                let holds: Bool
+                switch binding {
+                case .evaluatedObject(let variables):
+                    holds = try machine.evaluate(on: rows[row], variables: variables)
+                case .variable(let name, let object, var variables):
+                    variables[name] = rows[row]
+                    holds = try machine.evaluate(on: object, variables: variables)
+                }
+                if holds {
+                    output[kept] = Int32(truncatingIfNeeded: row)
+                    kept += 1
+                }
+            } catch {
+                fail(row, error)
+            }
+        }
+        return kept
+    }
+}

@@ -1,0 +1,147 @@
+import PredicateSemantics
+import PredicateSyntax
+import PredicateValue
+
+/// The values one key path takes over every row of a batch, stored by type so that kernels loop
+/// over plain arrays instead of switching over ``Value`` row by row.
+///
+/// A column is typed only when every row that is not `nil` holds the same kind of value (and no
+/// `null`, NaN or unsigned integer, whose comparison rules differ from the plain machine ones);
+/// otherwise it keeps the values as they are and clauses reading it run the general semantics
+/// row by row. `nils[row]` is 1 where the row's value is `nil`.
+enum Column: Sendable {
+    /// Booleans as 0 and 1 (they compare as the numbers 0 and 1).
+    case booleans(values: [UInt8], nils: [UInt8])
+    /// Signed integers.
+    case integers(values: [Int64], nils: [UInt8])
+    /// Doubles, none NaN.
+    case doubles(values: [Double], nils: [UInt8])
+    /// Dates as seconds since the reference date, none NaN.
+    case dates(values: [Double], nils: [UInt8])
+    /// Strings.
+    case strings(values: [String], nils: [UInt8])
+    /// Anything else, as it is.
+    case values([Value])
+    /// Reading the key path threw for some row: clauses reading it run through the scalar VM,
+    /// which reports the error with its position.
+    case unavailable
+
+    /// The key path `path` read from every row (`row.path`). With `nullReadsAsNil` (rows that are
+    /// `SUBQUERY` elements) a `null` row reads as `nil`, as a variable holding `null` does;
+    /// otherwise reading a key of `null` is the error it is for `SELF`.
+    init(reading path: [KeyComponent], from rows: [Value], nullReadsAsNil: Bool) {
+        var values: [Value] = []
+        values.reserveCapacity(rows.count)
+        for row in rows {
+            let receiver = nullReadsAsNil && row.isNull ? Value.nil : row
+            do {
+                values.append(
+                    try KeyValueAccess.value(along: path, from: receiver) { name throws(EvaluationError) in
+                        throw EvaluationError(.unboundVariable, "the variable $\(name) has no value")
+                    })
+            } catch {
+                self = .unavailable
+                return
+            }
+        }
+        self.init(classifying: values)
+    }
+
+    /// The typed column for `values`, or `.values` when they are of mixed kinds.
+    init(classifying values: [Value]) {
+        guard let first = values.first(where: { !$0.isNil }) else {
+            self = .values(values)
+            return
+        }
+        let nils = values.map { $0.isNil ? UInt8(1) : 0 }
+        switch first {
+        case .bool:
+            let typed: [UInt8]? = Column.typed(values, zero: 0) {
+                if case .bool(let flag) = $0 { return flag ? 1 : 0 } else { return nil }
+            }
+            if let typed {
+                self = .booleans(values: typed, nils: nils)
+                return
+            }
+        case .int:
+            let typed: [Int64]? = Column.typed(values, zero: 0) {
+                if case .int(let integer) = $0 { return integer } else { return nil }
+            }
+            if let typed {
+                self = .integers(values: typed, nils: nils)
+                return
+            }
+        case .double:
+            let typed: [Double]? = Column.typed(values, zero: 0) {
+                if case .double(let double) = $0, !double.isNaN { return double } else { return nil }
+            }
+            if let typed {
+                self = .doubles(values: typed, nils: nils)
+                return
+            }
+        case .date:
+            let typed: [Double]? = Column.typed(values, zero: 0) {
+                if case .date(let seconds) = $0, !seconds.isNaN { return seconds } else { return nil }
+            }
+            if let typed {
+                self = .dates(values: typed, nils: nils)
+                return
+            }
+        case .string:
+            let typed: [String]? = Column.typed(values, zero: "") {
+                if case .string(let text) = $0 { return text } else { return nil }
+            }
+            if let typed {
+                self = .strings(values: typed, nils: nils)
+                return
+            }
+        default:
+            break
+        }
+        self = .values(values)
+    }
+
+    /// Every value converted by `convert`, `nil` rows as `zero`; `nil` when some row does not convert.
+    private static func typed<T>(_ values: [Value], zero: T, _ convert: (Value) -> T?) -> [T]? {
+        var typed: [T] = []
+        typed.reserveCapacity(values.count)
+        for value in values {
+            if value.isNil {
+                typed.append(zero)
+            } else if let converted = convert(value) {
+                typed.append(converted)
+            } else {
+                return nil
+            }
+        }
+        return typed
+    }
+
+    /// The value of `row`, as the general semantics takes it (`nil` for an unavailable column,
+    /// whose clauses never ask).
+    func value(at row: Int) -> Value {
+        switch self {
+        case .booleans(let values, let nils): return nils[row] != 0 ? .nil : .bool(values[row] != 0)
+        case .integers(let values, let nils): return nils[row] != 0 ? .nil : .int(values[row])
+        case .doubles(let values, let nils): return nils[row] != 0 ? .nil : .double(values[row])
+        case .dates(let values, let nils):
+            return nils[row] != 0 ? .nil : .date(secondsSinceReferenceDate: values[row])
+        case .strings(let values, let nils): return nils[row] != 0 ? .nil : .string(values[row])
+        case .values(let values): return values[row]
+        case .unavailable: return .nil
+        }
+    }
+
+    /// The storage kind, for tests and reports.
+    var kindName: String {
+        switch self {
+        case .booleans: return "booleans"
+        case .integers: return "integers"
+        case .doubles: return "doubles"
+        case .dates: return "dates"
+        case .strings: return "strings"
+        case .values: return "values"
+        case .unavailable: return "unavailable"
+        }
+    }
+}

@@ -1,0 +1,283 @@
+import PredicateBytecode
+import PredicateSemantics
+import PredicateSyntax
+import PredicateValue
+
+/// Recovers a ``Plan`` from a predicate program's instructions.
+///
+/// The compiler emits `a AND b` as `a; JUMP_IF_FALSE_OR_POP →end; b; end:` (and `OR` with
+/// `JUMP_IF_TRUE_OR_POP`), so the structure is read back from the jumps; a comparison of a row's
+/// key path with a constant is three instructions (`SELF_KEYPATH p; PUSH_CONST k; CMP`). Any
+/// stretch of code that is not one of the recognised shapes becomes a ``ScalarRegion``, so every
+/// program has a plan, and a plan means what its program means.
+struct Planner {
+    /// Where the rows of the plan being built come from.
+    enum Rows {
+        /// Each row is `SELF`: leaves read `SELF_KEYPATH p`.
+        case evaluatedObject
+        /// Each row is the value of variable `slot` (a `SUBQUERY` element): leaves read
+        /// `LOAD_VAR slot; KEYPATH p`.
+        case variable(UInt16)
+    }
+
+    let program: Program
+    let environment: EvaluationEnvironment
+    let rows: Rows
+    private var columns: [[KeyComponent]] = []
+    private var regionCount = 0
+    private var subqueryCount = 0
+
+    /// The stack depth before each instruction (and after the last), on the paths that reach it.
+    private let depths: [Int?]
+
+    private var code: [Instruction] { program.code }
+
+    /// The plan for `program` (which must be a verified predicate program).
+    static func plan(_ program: Program, environment: EvaluationEnvironment) -> Plan {
+        var planner = Planner(program: program, environment: environment, rows: .evaluatedObject)
+        let body = 0..<max(0, program.code.count - 1)
+        guard program.kind == .predicate, case .returnBool? = program.code.last,
+            let root = planner.node(body)
+        else {
+            // The whole program as one region: always valid, since the program is.
+            return Plan(
+                root: .scalar(ScalarRegion(id: 0, program: program)), columns: [], regionCount: 1, subqueryCount: 0)
+        }
+        return planner.finish(root)
+    }
+
+    private init(program: Program, environment: EvaluationEnvironment, rows: Rows) {
+        self.program = program
+        self.environment = environment
+        self.rows = rows
+        depths = Planner.stackDepths(program.code)
+    }
+
+    /// The depth before each instruction, from the start with an empty stack. Jumps go forward
+    /// except `SUBQUERY_COLLECT`'s, back to a `SUBQUERY_NEXT` already seen, so one pass in order
+    /// finds every reachable depth (the verifier has checked they agree).
+    private static func stackDepths(_ code: [Instruction]) -> [Int?] {
+        var depths = [Int?](repeating: nil, count: code.count + 1)
+        depths[0] = 0
+        for (pc, instruction) in code.enumerated() {
+            guard let depth = depths[pc] else { continue }
+            let effect = instruction.stackEffect
+            if !instruction.endsBlock, depths[pc + 1] == nil { depths[pc + 1] = depth - effect.pops + effect.pushes }
+            if let offset = instruction.jumpOffset, let taken = instruction.takenStackEffect {
+                let target = pc + 1 + Int(offset)
+                if target > pc, target <= code.count, depths[target] == nil {
+                    depths[target] = depth - taken.pops + taken.pushes
+                }
+            }
+        }
+        return depths
+    }
+
+    private func finish(_ root: PlanNode) -> Plan {
+        Plan(root: root, columns: columns, regionCount: regionCount, subqueryCount: subqueryCount)
+    }
+
+    /// The node for `range`, code that leaves one Boolean: structured if possible, else a region;
+    /// `nil` only when not even a region verifies.
+    private mutating func node(_ range: Range<Int>) -> PlanNode? {
+        if let structured = structured(range) { return structured }
+        return region(range).map(PlanNode.scalar)
+    }
+
+    private mutating func structured(_ range: Range<Int>) -> PlanNode? {
+        var pc = range.lowerBound
+        guard var node = primary(&pc, end: range.upperBound) else { return nil }
+        while pc < range.upperBound {
+            switch code[pc] {
+            case .jumpIfFalseOrPop(let offset), .jumpIfTrueOrPop(let offset):
+                let target = pc + 1 + Int(offset)
+                guard target > pc + 1, target <= range.upperBound, let right = self.node((pc + 1)..<target) else {
+                    return nil
+                }
+                if case .jumpIfFalseOrPop = code[pc] { node = .and(node, right) } else { node = .or(node, right) }
+                pc = target
+            case .not:
+                node = .not(node)
+                pc += 1
+            default:
+                return nil
+            }
+        }
+        return node
+    }
+
+    /// One operand of a connective, starting at `pc`: a recognised shape, or else the shortest
+    /// stretch that leaves one value and ends where a connective or `NOT` could follow.
+    private mutating func primary(_ pc: inout Int, end: Int) -> PlanNode? {
+        if let (leaf, length) = comparison(at: pc, end: end) {
+            pc += length
+            return leaf
+        }
+        if let (leaf, length) = subquery(at: pc, end: end) {
+            pc += length
+            return leaf
+        }
+        if case .pushConstant(let index) = code[pc], case .bool(let flag) = constant(index),
+            pc + 1 == end || isBooleanFollower(code[pc + 1])
+        {
+            pc += 1
+            return .constant(flag)
+        }
+        guard let start = depths[pc] else { return nil }
+        var cursor = pc + 1
+        while cursor <= end {
+            if depths[cursor] == start + 1, cursor == end || isBooleanFollower(code[cursor]),
+                jumpsStayInside(pc..<cursor), let region = region(pc..<cursor)
+            {
+                pc = cursor
+                return .scalar(region)
+            }
+            cursor += 1
+        }
+        return nil
+    }
+
+    private func isBooleanFollower(_ instruction: Instruction) -> Bool {
+        switch instruction {
+        case .jumpIfFalseOrPop, .jumpIfTrueOrPop, .not: return true
+        default: return false
+        }
+    }
+
+    /// Whether every jump in `range` lands inside it or just after it.
+    private func jumpsStayInside(_ range: Range<Int>) -> Bool {
+        range.allSatisfy { pc in
+            guard let offset = code[pc].jumpOffset else { return true }
+            let target = pc + 1 + Int(offset)
+            return target >= range.lowerBound && target <= range.upperBound
+        }
+    }
+
+    private func constant(_ index: UInt16) -> Value? {
+        Int(index) < program.constants.count ? program.constants[Int(index)] : nil
+    }
+
+    /// The key path a row load at `pc` reads and how many instructions it takes.
+    private func rowKeyPath(at pc: Int, end: Int) -> (path: [KeyComponent], length: Int)? {
+        switch rows {
+        case .evaluatedObject:
+            guard pc < end, case .loadSelfKeyPath(let index) = code[pc] else { return nil }
+            return keyPath(index).map { ($0, 1) }
+        case .variable(let slot):
+            guard pc + 1 < end, case .loadVariable(slot) = code[pc], case .loadKeyPath(let index) = code[pc + 1]
+            else { return nil }
+            return keyPath(index).map { ($0, 2) }
+        }
+    }
+
+    private func keyPath(_ index: UInt16) -> [KeyComponent]? {
+        guard Int(index) < program.keyPaths.count else { return nil }
+        let path = program.keyPaths[Int(index)]
+        // A `$variable` component depends on more than the row.
+        let readsVariable = path.contains { if case .variable = $0 { return true } else { return false } }
+        return path.isEmpty || readsVariable ? nil : path
+    }
+
+    private mutating func columnNumber(_ path: [KeyComponent]) -> Int {
+        if let existing = columns.firstIndex(of: path) { return existing }
+        columns.append(path)
+        return columns.count - 1
+    }
+
+    /// `row.path op k` or `k op row.path`.
+    private mutating func comparison(at pc: Int, end: Int) -> (PlanNode, Int)? {
+        var path: [KeyComponent]
+        var constantIndex: UInt16
+        var constantOnLeft = false
+        var length: Int
+        if let (rowPath, loadLength) = rowKeyPath(at: pc, end: end), pc + loadLength < end,
+            case .pushConstant(let index) = code[pc + loadLength]
+        {
+            (path, constantIndex, length) = (rowPath, index, loadLength + 1)
+        } else if pc < end, case .pushConstant(let index) = code[pc],
+            let (rowPath, loadLength) = rowKeyPath(at: pc + 1, end: end)
+        {
+            (path, constantIndex, length, constantOnLeft) = (rowPath, index, loadLength + 1, true)
+        } else {
+            return nil
+        }
+        guard pc + length < end, case .compare(let rawOp, let rawOptions, let rawQuantifier) = code[pc + length],
+            Int(rawOp) < ComparisonOperator.allCases.count, Int(rawQuantifier) < Quantifier.allCases.count,
+            let constant = constant(constantIndex)
+        else { return nil }
+        length += 1
+        guard let fallback = region(pc..<(pc + length)) else { return nil }
+        let op = ComparisonOperator.allCases[Int(rawOp)]
+        let quantifier = Quantifier.allCases[Int(rawQuantifier)]
+        let options = ComparisonOptions(rawValue: rawOptions)
+        // The operator as `row op' constant`, when it can be mirrored.
+        let rowOp: ComparisonOperator? = constantOnLeft ? op.mirrored : op
+        let direct = quantifier == .direct
+        let leaf = ComparisonLeaf(
+            column: columnNumber(path), op: op, options: options, quantifier: quantifier, constant: constant,
+            constantOnLeft: constantOnLeft, site: sourceRange(pc + length - 1), fallback: fallback,
+            integers: direct ? rowOp.flatMap { IntegerTest($0, constant) } : nil,
+            doubles: direct ? rowOp.flatMap { DoubleTest($0, constant, dates: false) } : nil,
+            dates: direct ? rowOp.flatMap { DoubleTest($0, constant, dates: true) } : nil,
+            strings: direct && !constantOnLeft
+                ? StringTest(op, constant, options: options, environment: environment) : nil,
+            nilResult: try? ComparisonOperators.evaluate(
+                op, constantOnLeft ? constant : .nil, constantOnLeft ? .nil : constant, quantifier: quantifier,
+                options: options, environment: environment))
+        return (.compare(leaf), length)
+    }
+
+    /// `SELF_KEYPATH p; SUBQUERY_BEGIN v; SUBQUERY_NEXT; inner; SUBQUERY_COLLECT; KEYPATH @count;
+    /// PUSH_CONST k; CMP op`, for rows that are the evaluated object.
+    private mutating func subquery(at pc: Int, end: Int) -> (PlanNode, Int)? {
+        guard case .evaluatedObject = rows, let (path, _) = rowKeyPath(at: pc, end: end), pc + 2 < end,
+            case .subqueryBegin(let exit, let variable) = code[pc + 1], case .subqueryNext(let next) = code[pc + 2]
+        else { return nil }
+        let after = pc + 2 + Int(exit)
+        let collect = after - 1
+        guard pc + 2 + 1 + Int(next) == after, collect > pc + 3, after + 2 < end,
+            case .subqueryCollect(let back) = code[collect], collect + 1 + Int(back) == pc + 2,
+            case .loadKeyPath(let countPath) = code[after], keyPath(countPath) == [.key("@count")],
+            case .pushConstant(let constantIndex) = code[after + 1], let constant = constant(constantIndex),
+            case .compare(let rawOp, let rawOptions, 0) = code[after + 2],
+            Int(rawOp) < ComparisonOperator.allCases.count,
+            Int(variable) < program.variables.count
+        else { return nil }
+        let length = after + 3 - pc
+        guard let fallback = region(pc..<(pc + length)) else { return nil }
+        var inner = Planner(program: program, environment: environment, rows: .variable(UInt16(variable)))
+        guard let innerRoot = inner.node((pc + 3)..<collect) else { return nil }
+        let leaf = SubqueryLeaf(
+            id: subqueryCount, collection: columnNumber(path), variable: program.variables[Int(variable)],
+            inner: inner.finish(innerRoot), op: ComparisonOperator.allCases[Int(rawOp)],
+            options: ComparisonOptions(rawValue: rawOptions), constant: constant, site: sourceRange(after + 2),
+            fallback: fallback)
+        subqueryCount += 1
+        return (.subquery(leaf), length)
+    }
+
+    private func sourceRange(_ pc: Int) -> SourceRange? {
+        pc < program.sourceRanges.count ? program.sourceRanges[pc] : nil
+    }
+
+    /// `range` as a program of its own, ending with `RETURN_BOOL`; `nil` if it does not verify.
+    private mutating func region(_ range: Range<Int>) -> ScalarRegion? {
+        guard !range.isEmpty, range.upperBound <= code.count, range.upperBound <= program.sourceRanges.count else {
+            return nil
+        }
+        let slice = Array(code[range]) + [.returnBool]
+        let ranges = Array(program.sourceRanges[range]) + [program.sourceRanges[range.upperBound - 1]]
+        let candidate = Program(
+            kind: .predicate, code: slice, constants: program.constants, keyPaths: program.keyPaths,
+            variables: program.variables, sourceRanges: ranges,
+            maximumStackDepth: min(program.maximumStackDepth, slice.count),
+            maximumSubqueryDepth: min(program.maximumSubqueryDepth, slice.count), source: program.source)
+        do {
+            try Verifier.verify(candidate)
+        } catch {
+            return nil
+        }
+        regionCount += 1
+        return ScalarRegion(id: regionCount - 1, program: candidate)
+    }
+}
