@@ -70,7 +70,7 @@ enum BatchEvaluation {
             let upper = min(count, (part + 1) * wordsPerPart * 64)
             guard lower < upper else { return }
             let worker = BatchWorker(
-                plan: plan, columns: columns, rows: batch.rows, binding: binding, environment: environment,
+                plan: plan, columns: columns, batch: batch, binding: binding, environment: environment,
                 threads: threads)
             worker.run(lower..<upper, into: output.words)
             output.errors[part] = worker.errors

@@ -19,7 +19,7 @@ final class BatchWorker {
 
     private let plan: Plan
     private let columns: [Column]
-    private let rows: [Value]
+    private let batch: ColumnBatch
     private let binding: RowBinding
     private let environment: EvaluationEnvironment
     private let threads: Int
@@ -32,12 +32,12 @@ final class BatchWorker {
     private(set) var errors: [BatchResult.RowError] = []
 
     init(
-        plan: Plan, columns: [Column], rows: [Value], binding: RowBinding, environment: EvaluationEnvironment,
+        plan: Plan, columns: [Column], batch: ColumnBatch, binding: RowBinding, environment: EvaluationEnvironment,
         threads: Int
     ) {
         self.plan = plan
         self.columns = columns
-        self.rows = rows
+        self.batch = batch
         self.binding = binding
         self.environment = environment
         self.threads = threads
@@ -151,7 +151,14 @@ final class BatchWorker {
     private func compare(_ leaf: ComparisonLeaf, _ input: Selection) -> Selection {
         let output = pool.take()
         let count: Int
-        switch columns[leaf.column] {
+        let column = columns[leaf.column]
+        if let test = leaf.nilTest, let nils = column.nils {
+            count = nils.withUnsafeBufferPointer { nils in
+                input.filter(into: output) { nils[$0] != 0 ? test.whenNil : test.otherwise }
+            }
+            return Selection(rows: output, start: 0, count: count)
+        }
+        switch column {
         case .booleans(let values, let nils) where leaf.integers != nil && leaf.nilResult != nil:
             count = Self.integerKernel(values, nils, leaf.integers, leaf.nilResult, input, output)
         case .integers(let values, let nils) where leaf.integers != nil && leaf.nilResult != nil:
@@ -291,7 +298,7 @@ final class BatchWorker {
 
     private func evaluatedObject(_ row: Int) -> Value {
         switch binding {
-        case .evaluatedObject: return rows[row]
+        case .evaluatedObject: return batch.row(row)
         case .variable(_, let object, _): return object
         }
     }
@@ -314,9 +321,9 @@ final class BatchWorker {
                 let holds: Bool
                 switch binding {
                 case .evaluatedObject(let variables):
-                    holds = try machine.evaluate(on: rows[row], variables: variables)
+                    holds = try machine.evaluate(on: batch.row(row), variables: variables)
                 case .variable(let name, let object, var variables):
-                    variables[name] = rows[row]
+                    variables[name] = batch.row(row)
                     holds = try machine.evaluate(on: object, variables: variables)
                 }
                 if holds {

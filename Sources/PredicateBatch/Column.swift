@@ -20,8 +20,9 @@ enum Column: Sendable {
     case dates(values: [Double], nils: [UInt8])
     /// Strings.
     case strings(values: [String], nils: [UInt8])
-    /// Anything else, as it is.
-    case values([Value])
+    /// Anything else, as it is; `nils` marks `nil` and `null` alike (the language's nil tests
+    /// treat them alike).
+    case values([Value], nils: [UInt8])
     /// Reading the key path threw for some row: clauses reading it run through the scalar VM,
     /// which reports the error with its position.
     case unavailable
@@ -30,15 +31,39 @@ enum Column: Sendable {
     /// `SUBQUERY` elements) a `null` row reads as `nil`, as a variable holding `null` does;
     /// otherwise reading a key of `null` is the error it is for `SELF`.
     init(reading path: [KeyComponent], from rows: [Value], nullReadsAsNil: Bool) {
+        self.init(count: rows.count) { row throws(EvaluationError) in
+            let receiver = nullReadsAsNil && rows[row].isNull ? Value.nil : rows[row]
+            return try Column.read(path, from: receiver)
+        }
+    }
+
+    /// The key path `path` read from each of the host's objects: a first component bound to the
+    /// objects' own schema is read from the concrete type, without boxing the object.
+    init<Item: KeyValueCoding>(reading path: [KeyComponent], from items: [Item]) {
+        guard case .field(let field)? = path.first, let schema = items.first?.schema, field.schema.schema === schema
+        else {
+            self.init(count: items.count) { row throws(EvaluationError) in
+                try Column.read(path, from: .object(items[row]))
+            }
+            return
+        }
+        let rest = Array(path.dropFirst())
+        // Through a buffer pointer, so each item is read in place rather than copied (an item
+        // holds many references, and a copy retains and releases every one of them).
+        self = items.withUnsafeBufferPointer { items in
+            Column(count: items.count) { row throws(EvaluationError) in
+                let head = items[row].value(atSlot: field.slot)
+                return rest.isEmpty ? head : try Column.read(rest, from: head)
+            }
+        }
+    }
+
+    private init(count: Int, _ read: (Int) throws(EvaluationError) -> Value) {
         var values: [Value] = []
-        values.reserveCapacity(rows.count)
-        for row in rows {
-            let receiver = nullReadsAsNil && row.isNull ? Value.nil : row
+        values.reserveCapacity(count)
+        for row in 0..<count {
             do {
-                values.append(
-                    try KeyValueAccess.value(along: path, from: receiver) { name throws(EvaluationError) in
-                        throw EvaluationError(.unboundVariable, "the variable $\(name) has no value")
-                    })
+                values.append(try read(row))
             } catch {
                 self = .unavailable
                 return
@@ -47,10 +72,16 @@ enum Column: Sendable {
         self.init(classifying: values)
     }
 
+    private static func read(_ path: [KeyComponent], from receiver: Value) throws(EvaluationError) -> Value {
+        try KeyValueAccess.value(along: path, from: receiver) { name throws(EvaluationError) in
+            throw EvaluationError(.unboundVariable, "the variable $\(name) has no value")
+        }
+    }
+
     /// The typed column for `values`, or `.values` when they are of mixed kinds.
     init(classifying values: [Value]) {
         guard let first = values.first(where: { !$0.isNil }) else {
-            self = .values(values)
+            self = .values(values, nils: values.map { $0.isNil || $0.isNull ? 1 : 0 })
             return
         }
         let nils = values.map { $0.isNil ? UInt8(1) : 0 }
@@ -98,7 +129,7 @@ enum Column: Sendable {
         default:
             break
         }
-        self = .values(values)
+        self = .values(values, nils: values.map { $0.isNil || $0.isNull ? 1 : 0 })
     }
 
     /// Every value converted by `convert`, `nil` rows as `zero`; `nil` when some row does not convert.
@@ -127,8 +158,19 @@ enum Column: Sendable {
         case .dates(let values, let nils):
             return nils[row] != 0 ? .nil : .date(secondsSinceReferenceDate: values[row])
         case .strings(let values, let nils): return nils[row] != 0 ? .nil : .string(values[row])
-        case .values(let values): return values[row]
+        case .values(let values, _): return values[row]
         case .unavailable: return .nil
+        }
+    }
+
+    /// Per row, 1 where the value is `nil` (or `null`); `nil` for an unavailable column.
+    var nils: [UInt8]? {
+        switch self {
+        case .booleans(_, let nils), .integers(_, let nils), .doubles(_, let nils), .dates(_, let nils),
+            .strings(_, let nils), .values(_, let nils):
+            return nils
+        case .unavailable:
+            return nil
         }
     }
 

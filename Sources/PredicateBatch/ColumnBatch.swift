@@ -2,38 +2,25 @@ import PredicateSemantics
 import PredicateSyntax
 import PredicateValue
 
-/// Items laid out for the batch engine: the items themselves (for clauses that run row by row)
-/// and, for each key path the rules read, one typed column.
+/// Items laid out for the batch engine: for each key path the rules read, one typed column, and
+/// the items themselves for clauses that run row by row.
 ///
 /// Build a batch once per set of items, with the key paths of every ``BatchProgram`` that will
 /// run on it (``BatchProgram/columnKeyPaths``); building is where key paths are read, so its cost
 /// is separate from evaluation. A program evaluated on a batch that lacks one of its columns
 /// reads that column during evaluation.
 public struct ColumnBatch: Sendable {
-    /// The items, one per row.
-    public let rows: [Value]
+    /// The number of rows.
+    public let count: Int
+    private let rowValue: @Sendable (Int) -> Value
     /// The columns, by key path.
     let columns: [[KeyComponent]: Column]
-
-    /// The number of rows.
-    public var count: Int { rows.count }
-
-    /// Whether the rows are `SUBQUERY` elements, for which `null` reads as `nil`.
-    let rowsAreElements: Bool
+    /// Reads a column that was not built in advance.
+    private let reader: @Sendable ([KeyComponent]) -> Column
 
     /// A batch of `rows` with a column for each key path in `keyPaths`.
     public init(rows: [Value], keyPaths: [[KeyComponent]]) {
         self.init(rows: rows, keyPaths: keyPaths, rowsAreElements: false)
-    }
-
-    init(rows: [Value], keyPaths: [[KeyComponent]], rowsAreElements: Bool) {
-        self.rows = rows
-        self.rowsAreElements = rowsAreElements
-        var columns: [[KeyComponent]: Column] = [:]
-        for path in keyPaths where columns[path] == nil {
-            columns[path] = Column(reading: path, from: rows, nullReadsAsNil: rowsAreElements)
-        }
-        self.columns = columns
     }
 
     /// A batch of `rows` with the columns `program` reads.
@@ -41,15 +28,42 @@ public struct ColumnBatch: Sendable {
         self.init(rows: rows, keyPaths: program.columnKeyPaths)
     }
 
-    /// A batch of the host's own objects with the columns `program` reads.
-    public init<Item: KeyValueCoding>(items: [Item], for program: BatchProgram) {
-        self.init(rows: items.map { .object($0) }, keyPaths: program.columnKeyPaths)
+    /// A batch of the host's own objects with a column for each key path in `keyPaths`. Fields of
+    /// the objects' schema are read from `Item` itself; an object is boxed as a ``Value`` only for
+    /// the rows a clause runs on the scalar VM.
+    public init<Item: KeyValueCoding>(items: [Item], keyPaths: [[KeyComponent]]) {
+        count = items.count
+        rowValue = { .object(items[$0]) }
+        reader = { Column(reading: $0, from: items) }
+        columns = ColumnBatch.columns(keyPaths, reader)
     }
 
-    /// The column for `path`: the batch's own, or read now.
-    func column(_ path: [KeyComponent]) -> Column {
-        columns[path] ?? Column(reading: path, from: rows, nullReadsAsNil: rowsAreElements)
+    /// A batch of the host's own objects with the columns `program` reads.
+    public init<Item: KeyValueCoding>(items: [Item], for program: BatchProgram) {
+        self.init(items: items, keyPaths: program.columnKeyPaths)
     }
+
+    /// With `rowsAreElements`, the rows are `SUBQUERY` elements, for which `null` reads as `nil`.
+    init(rows: [Value], keyPaths: [[KeyComponent]], rowsAreElements: Bool) {
+        count = rows.count
+        rowValue = { rows[$0] }
+        reader = { Column(reading: $0, from: rows, nullReadsAsNil: rowsAreElements) }
+        columns = ColumnBatch.columns(keyPaths, reader)
+    }
+
+    private static func columns(
+        _ keyPaths: [[KeyComponent]], _ reader: ([KeyComponent]) -> Column
+    ) -> [[KeyComponent]: Column] {
+        var columns: [[KeyComponent]: Column] = [:]
+        for path in keyPaths where columns[path] == nil { columns[path] = reader(path) }
+        return columns
+    }
+
+    /// The item of row `index`.
+    public func row(_ index: Int) -> Value { rowValue(index) }
+
+    /// The column for `path`: the batch's own, or read now.
+    func column(_ path: [KeyComponent]) -> Column { columns[path] ?? reader(path) }
 
     /// How the column for `path` is stored (`booleans`, `integers`, `doubles`, `dates`,
     /// `strings`, `values`, `unavailable`), or `nil` when the batch has no such column.

@@ -70,6 +70,27 @@ struct ComparisonLeaf: Sendable {
     let strings: StringTest?
     /// The result for a `nil` row, or `nil` when the comparison throws for one.
     let nilResult: Bool?
+    /// For a relational comparison with `nil` (`x != nil`): the result for a nil row and for any
+    /// other, whatever the column holds.
+    let nilTest: NilTest?
+}
+
+/// A comparison decided by whether the row's value is nil: `x == nil`, `x != nil` and the like.
+struct NilTest: Sendable {
+    let whenNil: Bool
+    let otherwise: Bool
+
+    init?(_ op: ComparisonOperator, _ constant: Value, constantOnLeft: Bool) {
+        guard constant.isNil || constant.isNull, op.isRelationalOperator else { return nil }
+        // Any non-nil value stands for all of them: with a nil operand only nil-ness matters.
+        func result(_ row: Value) -> Bool? {
+            constantOnLeft
+                ? ComparisonOperators.scalar(op, constant, row) : ComparisonOperators.scalar(op, row, constant)
+        }
+        guard let whenNil = result(.nil), let otherwise = result(.int(0)) else { return nil }
+        self.whenNil = whenNil
+        self.otherwise = otherwise
+    }
 }
 
 /// `SUBQUERY(column, $variable, inner).@count op constant`.

@@ -223,7 +223,8 @@ struct Planner {
                 ? StringTest(op, constant, options: options, environment: environment) : nil,
             nilResult: try? ComparisonOperators.evaluate(
                 op, constantOnLeft ? constant : .nil, constantOnLeft ? .nil : constant, quantifier: quantifier,
-                options: options, environment: environment))
+                options: options, environment: environment),
+            nilTest: direct ? NilTest(op, constant, constantOnLeft: constantOnLeft) : nil)
         return (.compare(leaf), length)
     }
 
