@@ -47,15 +47,13 @@ enum Column: Sendable {
             }
             return
         }
-        let rest = Array(path.dropFirst())
-        // Through a buffer pointer, so each item is read in place rather than copied (an item
-        // holds many references, and a copy retains and releases every one of them).
-        self = items.withUnsafeBufferPointer { items in
-            Column(count: items.count) { row throws(EvaluationError) in
-                let head = items[row].value(atSlot: field.slot)
-                return rest.isEmpty ? head : try Column.read(rest, from: head)
-            }
+        let heads = items.withUnsafeBufferPointer { Item.values(atSlot: field.slot, of: $0) }
+        if path.count == 1 {
+            self.init(classifying: heads)
+            return
         }
+        let rest = Array(path.dropFirst())
+        self.init(count: heads.count) { row throws(EvaluationError) in try Column.read(rest, from: heads[row]) }
     }
 
     private init(count: Int, _ read: (Int) throws(EvaluationError) -> Value) {

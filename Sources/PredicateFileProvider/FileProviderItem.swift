@@ -187,6 +187,10 @@ extension FileProviderItem: KeyValueCoding {
     public var schema: Schema { FileProviderItem.schema }
 
     /// The value of the field at `slot`, boxed as rules see it (BOOL → bool, integers → int).
+    ///
+    /// Always inlined, so that reading one field of an item held in memory (a batch filling a
+    /// column) reads that field instead of copying the whole item to pass it to a call.
+    @inline(__always)
     public func value(atSlot slot: Int) -> Value {
         switch slot {
         case 0: return .string(itemIdentifier)

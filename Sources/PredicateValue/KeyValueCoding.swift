@@ -13,9 +13,27 @@ public protocol KeyValueCoding: Sendable {
     /// Whether this object equals `other` (Apple's `isEqual:`). The default compares schemas and
     /// every field.
     func isEqual(to other: any KeyValueCoding) -> Bool
+
+    /// The field at `slot` of every object in `objects`, in order: how batch engines fill a column.
+    /// The default reads each object in place with ``value(atSlot:)``; being a requirement, it
+    /// runs as code specialised for the conforming type even when called from generic code,
+    /// which would otherwise copy each object (and retain everything it holds) to read one field.
+    static func values(atSlot slot: Int, of objects: UnsafeBufferPointer<Self>) -> [Value]
 }
 
 extension KeyValueCoding {
+    /// Reads field `slot` of each object in place.
+    @inlinable
+    public static func values(atSlot slot: Int, of objects: UnsafeBufferPointer<Self>) -> [Value] {
+        guard let base = objects.baseAddress else { return [] }
+        return [Value](unsafeUninitializedCapacity: objects.count) { buffer, initialized in
+            for index in 0..<objects.count {
+                (buffer.baseAddress.unsafelyUnwrapped + index).initialize(to: base[index].value(atSlot: slot))
+            }
+            initialized = objects.count
+        }
+    }
+
     /// The value for `key` (a field name or alias), or `nil` when the object has no such key.
     public func value(forKey key: String) -> Value? {
         guard let slot = schema.slot(forKey: key) else { return nil }
