@@ -83,6 +83,13 @@ let package = Package(
                 "PredicateValue", "PredicateFileProvider",
             ]),
         .testTarget(
+            name: "PredicateBatchTests",
+            dependencies: [
+                "PredicateBatch", "PredicateBytecode", "PredicateFileProvider", "PredicateSemantics", "PredicateSyntax",
+                "PredicateValue", "PredicateVM",
+            ]
+        ),
+        .testTarget(
             name: "PredicateActionsTests",
             dependencies: [
                 "PredicateActions", "PredicateFileProvider", "PredicateSemantics", "PredicateSyntax", "PredicateValue",

@@ -3,13 +3,14 @@ import PredicateSyntax
 import PredicateValue
 
 /// Computes at compile time what cannot differ at run time: aggregates of constants and built-in
-/// functions of constants (not `now()`, `random()` or `randomn:`). A computation that fails is
+/// functions of constants (not `now()`, `random()` or `randomn:`), and `CAST` of constants (how a
+/// rule writes a date: `CAST(700000000, 'NSDate')`). A computation that fails is
 /// left for run time, so that the error happens when, and only if, the interpreter's would.
 enum ConstantFolding {
     /// The value of `expression` if it is foldable and not already a constant.
     static func value(of expression: Expression) -> Value? {
         switch expression.kind {
-        case .aggregate, .function: return folded(expression)
+        case .aggregate, .function, .cast: return folded(expression)
         default: return nil
         }
     }
@@ -34,6 +35,9 @@ enum ConstantFolding {
                 values.append(value)
             }
             return try? BuiltinFunctions.call(selector, values)
+        case .cast(let value, let type):
+            guard let value = folded(value), let type = folded(type) else { return nil }
+            return try? Cast.cast(value, to: type)
         default:
             return nil
         }

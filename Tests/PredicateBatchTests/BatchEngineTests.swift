@@ -1,0 +1,113 @@
+import PredicateBatch
+import PredicateBytecode
+import PredicateFileProvider
+import PredicateSemantics
+import PredicateSyntax
+import PredicateValue
+import Testing
+
+/// The batch engine against the scalar VM on File Provider items: how rules are planned, how
+/// columns are stored, threads, errors, and SUBQUERY over a large selection.
+@Suite struct BatchEngineTests {
+    /// Rule, and the plan's node kinds in order (vector comparisons, SUBQUERY, scalar regions).
+    static let plans: [(String, String)] = [
+        ("isUploaded == NO", "COMPARE"),
+        ("documentSize > 1e6 AND documentSize <= 5000000000", "AND COMPARE COMPARE"),
+        ("(isShared == YES AND isUploaded == NO) OR NOT (favoriteRank != nil)", "OR AND COMPARE COMPARE NOT COMPARE"),
+        ("5 < documentSize", "COMPARE"),
+        ("filename ENDSWITH[c] '.pdf'", "COMPARE"),
+        ("TRUEPREDICATE", "TRUE"),
+        ("documentSize + 1 > 5 AND isUploaded == YES", "AND SCALAR COMPARE"),
+        ("isUploaded == YES OR FUNCTION(filename, 'length') > 3", "OR COMPARE SCALAR"),
+        ("TERNARY(isUploaded == YES, 1, 2) == 1", "SCALAR"),
+        ("SUBQUERY(fileproviderItems, $i, $i.isUploaded == NO).@count > 0", "SUBQUERY COMPARE"),
+        (
+            "SUBQUERY(fileproviderItems, $i, $i.isUploaded == NO AND $i.documentSize + 1 > 2).@count == 1",
+            "SUBQUERY AND COMPARE SCALAR"
+        ),
+    ]
+
+    @Test(arguments: BatchEngineTests.plans)
+    func plan(_ rule: String, _ shape: String) throws {
+        let program = try TestRules.program(
+            rule, selfType: rule.contains("fileproviderItems") ? nil : TestRules.itemType)
+        let kinds = BatchProgram(program).planDescription.split(separator: "\n").map {
+            $0.trimmingCharacters(in: .whitespaces).split(separator: " ").first.map(String.init) ?? ""
+        }
+        #expect(kinds.joined(separator: " ") == shape, "\(BatchProgram(program).planDescription)")
+    }
+
+    static let rules = [
+        "isUploaded == NO", "documentSize > 4500 AND documentSize <= 50000", "documentSize != nil",
+        "favoriteRank == nil OR isShared == YES", "filename ENDSWITH[c] '.pdf'", "filename CONTAINS[cd] 'resume'",
+        "filename LIKE[c] 'img_*'", "filename MATCHES '.*[.]txt'", "userInfo.rank >= 3", "userInfo.rank < 'z'",
+        "creationDate > CAST(100, 'NSDate')", "NOT (isUploaded == YES AND documentSize > 1000)",
+        "filename BEGINSWITH 'a' OR filename == 'notes.txt'", "documentSize BETWEEN {1000, 9000}",
+        "filename IN {'a', 'notes.txt'}", "documentSize > 2.5e3", "documentSize < 9223372036854775807.0",
+        "documentSize == 3000.0", "favoriteRank > 5", "uploadded == NO",
+    ]
+
+    @Test(arguments: BatchEngineTests.rules)
+    func agreesWithScalarMachine(_ rule: String) throws {
+        let program = try TestRules.program(rule)
+        let items = TestItems.make(5000)
+        let rows = items.map { Value.object($0) }
+        let expected = TestRules.scalar(program, rows)
+        let batchProgram = BatchProgram(program)
+        for threads in [1, 2, 3] {
+            #expect(TestRules.outcomes(batchProgram.evaluate(rows, threads: threads)) == expected, "threads \(threads)")
+        }
+        let fromItems = batchProgram.evaluate(ColumnBatch(items: items, for: batchProgram))
+        #expect(TestRules.outcomes(fromItems) == expected, "built from items")
+        #expect(fromItems.matchingRows == expected.indices.filter { expected[$0] == "true" })
+        #expect(fromItems.matchCount == expected.filter { $0 == "true" }.count)
+    }
+
+    @Test func columnStorage() throws {
+        let program = try TestRules.program(
+            "isUploaded == NO AND documentSize > 1 AND filename == 'a' AND favoriteRank > 1 AND userInfo.rank > 1 AND creationDate > CAST(1, 'NSDate')"
+        )
+        let batchProgram = BatchProgram(program)
+        let batch = ColumnBatch(items: TestItems.make(100), for: batchProgram)
+        let kinds = batchProgram.columnKeyPaths.map { batch.storage(of: $0) ?? "missing" }
+        #expect(kinds == ["booleans", "integers", "strings", "values", "values", "dates"])
+    }
+
+    @Test func errorsKeepTheirPositions() throws {
+        let rule = "isUploaded == YES AND userInfo.rank > 2"
+        let program = try TestRules.program(rule)
+        let rows = TestItems.make(300).map { Value.object($0) }
+        let result = BatchProgram(program).evaluate(rows, threads: 2)
+        #expect(!result.errors.isEmpty)
+        #expect(result.errors.map(\.row) == result.errors.map(\.row).sorted())
+        for failure in result.errors {
+            #expect(failure.error.kind == .typeMismatch)
+            let bytes = Array(rule.utf8)
+            let text = failure.error.range.map { String(decoding: bytes[$0.lowerBound..<$0.upperBound], as: UTF8.self) }
+            #expect(text == "userInfo.rank > 2")
+        }
+        #expect(TestRules.outcomes(result) == TestRules.scalar(program, rows))
+    }
+
+    @Test func subqueryOverALargeSelection() throws {
+        let items = TestItems.make(20_000)
+        let context = FileProviderContext.activation(selectedItems: items)
+        for rule in [
+            "SUBQUERY(fileproviderItems, $i, $i.isUploaded == NO AND $i.documentSize > 5000).@count > 100",
+            "SUBQUERY(fileproviderItems, $i, $i.userInfo.rank >= 3).@count > 0",
+            "SUBQUERY(fileproviderItems, $i, $i.filename ENDSWITH[c] '.pdf').@count == 5715",
+        ] {
+            let program = try TestRules.program(rule, selfType: nil)
+            let expected = TestRules.scalar(program, [context, .nil, .dictionary([:])])
+            for threads in [1, 2] {
+                let result = BatchProgram(program).evaluate([context, .nil, .dictionary([:])], threads: threads)
+                #expect(TestRules.outcomes(result) == expected, "\(rule), threads \(threads)")
+            }
+        }
+    }
+
+    @Test func emptyBatch() throws {
+        let result = BatchProgram(try TestRules.program("isUploaded == NO")).evaluate([Value]())
+        #expect(result.count == 0 && result.matchCount == 0 && result.errors.isEmpty && result.matchingRows.isEmpty)
+    }
+}
