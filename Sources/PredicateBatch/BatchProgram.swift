@@ -39,13 +39,39 @@ public struct BatchProgram: Sendable {
     /// threads (results do not depend on it).
     public func evaluate(_ batch: ColumnBatch, variables: [String: Value] = [:], threads: Int = 1) -> BatchResult {
         BatchEvaluation.run(
-            plan, on: batch, binding: .evaluatedObject(variables: variables), environment: environment,
-            threads: threads)
+            plan, on: batch, binding: RowBinding(evaluatedObject: .row, variable: nil, variables: variables),
+            environment: environment, threads: threads)
     }
 
     /// Evaluates the predicate for every item of `rows` (building the batch is part of the cost).
     public func evaluate(_ rows: [Value], variables: [String: Value] = [:], threads: Int = 1) -> BatchResult {
         evaluate(ColumnBatch(rows: rows, for: self), variables: variables, threads: threads)
+    }
+
+    /// Evaluates an activation rule once for each item alone: row `r`'s answer is the rule's
+    /// for the context `{contextKey: [items[r]]}` ("which actions would be enabled if the user
+    /// selected just this item").
+    ///
+    /// `SUBQUERY(contextKey, $v, inner).@count op k` is then provably `inner` for the item (the
+    /// count is 1 or 0), so `inner` runs as a batch over the items' columns; other clauses run on
+    /// the scalar VM with the context built for the row.
+    public func evaluateEachAlone(
+        _ batch: ColumnBatch, contextKey: String = "fileproviderItems", variables: [String: Value] = [:],
+        threads: Int = 1
+    ) -> BatchResult {
+        BatchEvaluation.run(
+            plan, on: batch,
+            binding: RowBinding(
+                evaluatedObject: .selectionOfRow(contextKey: contextKey), variable: nil, variables: variables),
+            environment: environment, threads: threads)
+    }
+
+    /// The key paths ``evaluateEachAlone(_:contextKey:variables:threads:)`` reads from each item:
+    /// the columns of a ``ColumnBatch`` of items for it.
+    public var eachAloneKeyPaths: [[KeyComponent]] {
+        var paths: [[KeyComponent]] = []
+        plan.root.forEachSubquery { leaf in paths += leaf.inner.columns }
+        return paths
     }
 
     /// The plan, one node a line: which clauses run as vector kernels and which on the scalar VM.
@@ -58,7 +84,9 @@ enum BatchEvaluation {
         _ plan: Plan, on batch: ColumnBatch, binding: RowBinding, environment: EvaluationEnvironment, threads: Int
     ) -> BatchResult {
         let count = batch.count
-        let columns = plan.columns.map(batch.column)
+        // When each row is an item alone in a selection, `SELF`'s key paths are not the items'.
+        let columns =
+            binding.selfIsNotTheRow ? plan.columns.map { _ in Column.unavailable } : plan.columns.map(batch.column)
         let wordCount = (count + 63) / 64
         // Whole words per thread, so no two threads write one word; at least a chunk each.
         let parts = max(1, min(threads, (count + BatchWorker.chunkSize - 1) / BatchWorker.chunkSize))

@@ -5,11 +5,46 @@ import PredicateVM
 import PredicateValue
 
 /// What a row stands for when a clause falls back to the scalar VM.
-enum RowBinding: Sendable {
-    /// The row is `SELF`.
-    case evaluatedObject(variables: [String: Value])
-    /// The row is the value of `variable` (a `SUBQUERY` element), and `SELF` is fixed.
-    case variable(String, evaluatedObject: Value, variables: [String: Value])
+struct RowBinding: Sendable {
+    /// What `SELF` is for a row.
+    enum EvaluatedObject: Sendable {
+        /// The row itself.
+        case row
+        /// The same object for every row (the object a `SUBQUERY` runs in).
+        case fixed(Value)
+        /// An activation context whose selection is the row alone: `{key: [row]}`.
+        case selectionOfRow(contextKey: String)
+    }
+
+    let evaluatedObject: EvaluatedObject
+    /// The variable the row is the value of (a `SUBQUERY` element), if any.
+    let variable: String?
+    /// The other variables.
+    let variables: [String: Value]
+
+    /// `SELF` for a row whose item is `row`.
+    func evaluatedObject(for row: Value) -> Value {
+        switch evaluatedObject {
+        case .row: return row
+        case .fixed(let object): return object
+        case .selectionOfRow(let key): return .dictionary([key: .array([row.asCollectionElement])])
+        }
+    }
+
+    /// The variables for a row whose item is `row`.
+    func variables(for row: Value) -> [String: Value] {
+        guard let variable else { return variables }
+        var variables = variables
+        variables[variable] = row
+        return variables
+    }
+
+    /// Whether leaves that read `SELF`'s key paths cannot use the batch's columns (which hold the
+    /// items, not the contexts made of them).
+    var selfIsNotTheRow: Bool {
+        if case .selectionOfRow = evaluatedObject, variable == nil { return true }
+        return false
+    }
 }
 
 /// Evaluates a plan over a range of rows, chunk by chunk, on one thread: the scratch space a
@@ -25,6 +60,8 @@ final class BatchWorker {
     private let threads: Int
     private var pool = SelectionPool(capacity: BatchWorker.chunkSize)
     private var machines: [VirtualMachine?]
+    /// For `SUBQUERY` over each row alone: a worker for the inner plan, by leaf.
+    private var innerWorkers: [Int: BatchWorker] = [:]
     /// Per row of the current chunk: 1 once it failed (it then leaves every selection).
     private let failed: UnsafeMutablePointer<UInt8>
     private var chunkStart = 0
@@ -151,6 +188,9 @@ final class BatchWorker {
     private func compare(_ leaf: ComparisonLeaf, _ input: Selection) -> Selection {
         let output = pool.take()
         let count: Int
+        if binding.selfIsNotTheRow {
+            return Selection(rows: output, start: 0, count: runScalar(leaf.fallback, input, output))
+        }
         let column = columns[leaf.column]
         if let test = leaf.nilTest, let nils = column.nils {
             count = nils.withUnsafeBufferPointer { nils in
@@ -253,6 +293,13 @@ final class BatchWorker {
 
     private func subquery(_ leaf: SubqueryLeaf, _ input: Selection) -> Selection {
         let output = pool.take()
+        if case .selectionOfRow(let key) = binding.evaluatedObject, binding.variable == nil {
+            let path = plan.columns[leaf.collection]
+            let count =
+                path.count == 1 && path[0].key == key
+                ? subqueryOverRowAlone(leaf, input, output) : runScalar(leaf.fallback, input, output)
+            return Selection(rows: output, start: 0, count: count)
+        }
         var kept = 0
         let collections = columns[leaf.collection]
         for index in 0..<input.count {
@@ -267,7 +314,9 @@ final class BatchWorker {
             }
             let inner = BatchEvaluation.run(
                 leaf.inner, on: ColumnBatch(rows: elements, keyPaths: leaf.inner.columns, rowsAreElements: true),
-                binding: .variable(leaf.variable, evaluatedObject: evaluatedObject(row), variables: variables),
+                binding: RowBinding(
+                    evaluatedObject: .fixed(binding.evaluatedObject(for: batch.row(row))), variable: leaf.variable,
+                    variables: binding.variables(for: batch.row(row))),
                 environment: environment, threads: input.count == 1 ? threads : 1)
             if let first = inner.errors.first {
                 fail(row, first.error)
@@ -288,20 +337,70 @@ final class BatchWorker {
         return Selection(rows: output, start: 0, count: kept)
     }
 
+    /// `SUBQUERY(key, $v, inner).@count op k` where the selection is each row alone: the count
+    /// is 1 where the inner predicate holds for the row and 0 where it does not, so the inner plan
+    /// runs once over the selected rows' own columns.
+    private func subqueryOverRowAlone(
+        _ leaf: SubqueryLeaf, _ input: Selection, _ output: UnsafeMutablePointer<Int32>
+    ) -> Int {
+        let inner =
+            innerWorkers[leaf.id]
+            ?? BatchWorker(
+                plan: leaf.inner, columns: leaf.inner.columns.map(batch.column), batch: batch,
+                binding: RowBinding(
+                    evaluatedObject: binding.evaluatedObject, variable: leaf.variable, variables: binding.variables),
+                environment: environment, threads: 1)
+        innerWorkers[leaf.id] = inner
+        let matched = inner.select(input, chunkStart: chunkStart)
+        for failure in inner.takeErrors() { fail(failure.row, failure.error) }
+        let outcomes = [0, 1].map { count -> Result<Bool, EvaluationError> in
+            Result { () throws(EvaluationError) -> Bool in
+                try ComparisonOperators.evaluate(
+                    leaf.op, .int(Int64(count)), leaf.constant, quantifier: .direct, options: leaf.options,
+                    environment: environment)
+            }.mapError { leaf.site.map($0.at) ?? $0 }
+        }
+        var kept = 0
+        var next = 0
+        for index in 0..<input.count {
+            let row = input.row(index)
+            var count = 0
+            if next < matched.count, Int(matched[next]) == row {
+                count = 1
+                next += 1
+            } else if failed[row - chunkStart] != 0 {
+                continue
+            }
+            switch outcomes[count] {
+            case .success(true):
+                output[kept] = Int32(truncatingIfNeeded: row)
+                kept += 1
+            case .success(false):
+                break
+            case .failure(let error):
+                fail(row, error)
+            }
+        }
+        return kept
+    }
+
+    /// The rows of `input` (rows of the chunk starting at `chunkStart`) for which the plan holds.
+    private func select(_ input: Selection, chunkStart: Int) -> [Int32] {
+        self.chunkStart = chunkStart
+        failed.initialize(repeating: 0, count: BatchWorker.chunkSize)
+        let result = evaluate(plan.root, input)
+        defer { pool.give(result) }
+        guard let rows = result.rows else { return [] }
+        return Array(UnsafeBufferPointer(start: rows, count: result.count))
+    }
+
+    /// The failures found so far, emptying the list.
+    private func takeErrors() -> [BatchResult.RowError] {
+        defer { errors.removeAll() }
+        return errors
+    }
+
     // MARK: - Scalar fallback
-
-    private var variables: [String: Value] {
-        switch binding {
-        case .evaluatedObject(let variables), .variable(_, _, let variables): return variables
-        }
-    }
-
-    private func evaluatedObject(_ row: Int) -> Value {
-        switch binding {
-        case .evaluatedObject: return batch.row(row)
-        case .variable(_, let object, _): return object
-        }
-    }
 
     private func scalar(_ region: ScalarRegion, _ input: Selection) -> Selection {
         let output = pool.take()
@@ -318,15 +417,10 @@ final class BatchWorker {
         for index in 0..<input.count {
             let row = input.row(index)
             do {
-                let holds: Bool
-                switch binding {
-                case .evaluatedObject(let variables):
-                    holds = try machine.evaluate(on: batch.row(row), variables: variables)
-                case .variable(let name, let object, var variables):
-                    variables[name] = batch.row(row)
-                    holds = try machine.evaluate(on: object, variables: variables)
-                }
-                if holds {
+                let item = batch.row(row)
+                if try machine.evaluate(
+                    on: binding.evaluatedObject(for: item), variables: binding.variables(for: item))
+                {
                     output[kept] = Int32(truncatingIfNeeded: row)
                     kept += 1
                 }

@@ -36,6 +36,20 @@ indirect enum PlanNode: Sendable {
     case scalar(ScalarRegion)
 }
 
+extension PlanNode {
+    /// Calls `body` with each `SUBQUERY` leaf outside other subqueries.
+    func forEachSubquery(_ body: (SubqueryLeaf) -> Void) {
+        switch self {
+        case .and(let left, let right), .or(let left, let right):
+            left.forEachSubquery(body)
+            right.forEachSubquery(body)
+        case .not(let operand): operand.forEachSubquery(body)
+        case .subquery(let leaf): body(leaf)
+        case .constant, .compare, .scalar: break
+        }
+    }
+}
+
 /// Instructions of the program that evaluate one Boolean, made into a program of their own.
 struct ScalarRegion: Sendable {
     /// The region's number within its plan.

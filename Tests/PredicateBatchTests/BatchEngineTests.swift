@@ -50,7 +50,7 @@ import Testing
     @Test(arguments: BatchEngineTests.rules)
     func agreesWithScalarMachine(_ rule: String) throws {
         let program = try TestRules.program(rule)
-        let items = TestItems.make(5000)
+        let items = TestItems.make(2500)
         let rows = items.map { Value.object($0) }
         let expected = TestRules.scalar(program, rows)
         let batchProgram = BatchProgram(program)
@@ -90,12 +90,12 @@ import Testing
     }
 
     @Test func subqueryOverALargeSelection() throws {
-        let items = TestItems.make(20_000)
+        let items = TestItems.make(8000)
         let context = FileProviderContext.activation(selectedItems: items)
         for rule in [
             "SUBQUERY(fileproviderItems, $i, $i.isUploaded == NO AND $i.documentSize > 5000).@count > 100",
             "SUBQUERY(fileproviderItems, $i, $i.userInfo.rank >= 3).@count > 0",
-            "SUBQUERY(fileproviderItems, $i, $i.filename ENDSWITH[c] '.pdf').@count == 5715",
+            "SUBQUERY(fileproviderItems, $i, $i.filename ENDSWITH[c] '.pdf').@count == 2286",
         ] {
             let program = try TestRules.program(rule, selfType: nil)
             let expected = TestRules.scalar(program, [context, .nil, .dictionary([:])])
@@ -109,5 +109,38 @@ import Testing
     @Test func emptyBatch() throws {
         let result = BatchProgram(try TestRules.program("isUploaded == NO")).evaluate([Value]())
         #expect(result.count == 0 && result.matchCount == 0 && result.errors.isEmpty && result.matchingRows.isEmpty)
+    }
+}
+
+/// Activation rules for many single-item selections at once, against the scalar VM on the
+/// context each item alone makes.
+@Suite struct EachAloneTests {
+    static let rules = [
+        "SUBQUERY(fileproviderItems, $i, $i.isUploaded == YES).@count > 0",
+        "SUBQUERY(fileproviderItems, $i, $i.userInfo.rank != nil).@count > 0",
+        "SUBQUERY(fileproviderItems, $i, $i.userInfo.rank >= 3).@count == 1",
+        "SUBQUERY(fileproviderItems, $fileproviderItem, $fileproviderItem.filename ENDSWITH[c] '.pdf').@count == 0",
+        "fileproviderItems.@count == 1 AND SUBQUERY(fileproviderItems, $i, $i.documentSize > 4000).@count > 0",
+        "SUBQUERY(fileproviderItems, $i, $i.isShared == YES OR $i.documentSize + 1 > 5000).@count > 0",
+        "ALL fileproviderItems.isUploaded == YES",
+        "SUBQUERY(fileproviderItems, $i, $i.uploadded == YES).@count > 0",
+    ]
+
+    @Test(arguments: EachAloneTests.rules)
+    func agreesWithScalarMachine(_ rule: String) throws {
+        let program = try TestRules.program(rule, selfType: nil)
+        let items = TestItems.make(2500)
+        let contexts = items.map { FileProviderContext.activation(selectedItems: [$0]) }
+        let expected = TestRules.scalar(program, contexts)
+        let batchProgram = BatchProgram(program)
+        for threads in [1, 2] {
+            let fromValues = batchProgram.evaluateEachAlone(
+                ColumnBatch(rows: items.map { .object($0) }, keyPaths: batchProgram.eachAloneKeyPaths),
+                threads: threads)
+            #expect(TestRules.outcomes(fromValues) == expected, "threads \(threads)")
+        }
+        let fromItems = batchProgram.evaluateEachAlone(
+            ColumnBatch(items: items, keyPaths: batchProgram.eachAloneKeyPaths))
+        #expect(TestRules.outcomes(fromItems) == expected)
     }
 }
