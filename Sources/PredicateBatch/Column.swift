@@ -47,27 +47,33 @@ enum Column: Sendable {
             }
             return
         }
-        let heads = items.withUnsafeBufferPointer { Item.values(atSlot: field.slot, of: $0) }
-        if path.count == 1 {
-            self.init(classifying: heads)
-            return
-        }
         let rest = Array(path.dropFirst())
-        self.init(count: heads.count) { row throws(EvaluationError) in try Column.read(rest, from: heads[row]) }
+        var builder = ColumnBuilder(capacity: items.count)
+        var failed = false
+        items.withUnsafeBufferPointer { items in
+            Item.forEachValue(atSlot: field.slot, of: items) { head in
+                guard !failed else { return }
+                do {
+                    builder.append(rest.isEmpty ? head : try Column.read(rest, from: head))
+                } catch {
+                    failed = true
+                }
+            }
+        }
+        self = failed ? .unavailable : builder.finish()
     }
 
     private init(count: Int, _ read: (Int) throws(EvaluationError) -> Value) {
-        var values: [Value] = []
-        values.reserveCapacity(count)
+        var builder = ColumnBuilder(capacity: count)
         for row in 0..<count {
             do {
-                values.append(try read(row))
+                builder.append(try read(row))
             } catch {
                 self = .unavailable
                 return
             }
         }
-        self.init(classifying: values)
+        self = builder.finish()
     }
 
     private static func read(_ path: [KeyComponent], from receiver: Value) throws(EvaluationError) -> Value {
@@ -78,72 +84,9 @@ enum Column: Sendable {
 
     /// The typed column for `values`, or `.values` when they are of mixed kinds.
     init(classifying values: [Value]) {
-        guard let first = values.first(where: { !$0.isNil }) else {
-            self = .values(values, nils: values.map { $0.isNil || $0.isNull ? 1 : 0 })
-            return
-        }
-        let nils = values.map { $0.isNil ? UInt8(1) : 0 }
-        switch first {
-        case .bool:
-            let typed: [UInt8]? = Column.typed(values, zero: 0) {
-                if case .bool(let flag) = $0 { return flag ? 1 : 0 } else { return nil }
-            }
-            if let typed {
-                self = .booleans(values: typed, nils: nils)
-                return
-            }
-        case .int:
-            let typed: [Int64]? = Column.typed(values, zero: 0) {
-                if case .int(let integer) = $0 { return integer } else { return nil }
-            }
-            if let typed {
-                self = .integers(values: typed, nils: nils)
-                return
-            }
-        case .double:
-            let typed: [Double]? = Column.typed(values, zero: 0) {
-                if case .double(let double) = $0, !double.isNaN { return double } else { return nil }
-            }
-            if let typed {
-                self = .doubles(values: typed, nils: nils)
-                return
-            }
-        case .date:
-            let typed: [Double]? = Column.typed(values, zero: 0) {
-                if case .date(let seconds) = $0, !seconds.isNaN { return seconds } else { return nil }
-            }
-            if let typed {
-                self = .dates(values: typed, nils: nils)
-                return
-            }
-        case .string:
-            let typed: [String]? = Column.typed(values, zero: "") {
-                if case .string(let text) = $0 { return text } else { return nil }
-            }
-            if let typed {
-                self = .strings(values: typed, nils: nils)
-                return
-            }
-        default:
-            break
-        }
-        self = .values(values, nils: values.map { $0.isNil || $0.isNull ? 1 : 0 })
-    }
-
-    /// Every value converted by `convert`, `nil` rows as `zero`; `nil` when some row does not convert.
-    private static func typed<T>(_ values: [Value], zero: T, _ convert: (Value) -> T?) -> [T]? {
-        var typed: [T] = []
-        typed.reserveCapacity(values.count)
-        for value in values {
-            if value.isNil {
-                typed.append(zero)
-            } else if let converted = convert(value) {
-                typed.append(converted)
-            } else {
-                return nil
-            }
-        }
-        return typed
+        var builder = ColumnBuilder(capacity: values.count)
+        for value in values { builder.append(value) }
+        self = builder.finish()
     }
 
     /// The value of `row`, as the general semantics takes it (`nil` for an unavailable column,

@@ -14,24 +14,19 @@ public protocol KeyValueCoding: Sendable {
     /// every field.
     func isEqual(to other: any KeyValueCoding) -> Bool
 
-    /// The field at `slot` of every object in `objects`, in order: how batch engines fill a column.
-    /// The default reads each object in place with ``value(atSlot:)``; being a requirement, it
-    /// runs as code specialised for the conforming type even when called from generic code,
-    /// which would otherwise copy each object (and retain everything it holds) to read one field.
-    static func values(atSlot slot: Int, of objects: UnsafeBufferPointer<Self>) -> [Value]
+    /// Calls `body` with the field at `slot` of every object in `objects`, in order: how batch
+    /// engines fill a column. The default reads each object in place with ``value(atSlot:)``;
+    /// being a requirement, it runs as code specialised for the conforming type even when called
+    /// from generic code, which would otherwise copy each object (and retain everything it holds)
+    /// to read one field.
+    static func forEachValue(atSlot slot: Int, of objects: UnsafeBufferPointer<Self>, _ body: (Value) -> Void)
 }
 
 extension KeyValueCoding {
     /// Reads field `slot` of each object in place.
     @inlinable
-    public static func values(atSlot slot: Int, of objects: UnsafeBufferPointer<Self>) -> [Value] {
-        guard let base = objects.baseAddress else { return [] }
-        return [Value](unsafeUninitializedCapacity: objects.count) { buffer, initialized in
-            for index in 0..<objects.count {
-                (buffer.baseAddress.unsafelyUnwrapped + index).initialize(to: base[index].value(atSlot: slot))
-            }
-            initialized = objects.count
-        }
+    public static func forEachValue(atSlot slot: Int, of objects: UnsafeBufferPointer<Self>, _ body: (Value) -> Void) {
+        for index in objects.indices { body(objects[index].value(atSlot: slot)) }
     }
 
     /// The value for `key` (a field name or alias), or `nil` when the object has no such key.
