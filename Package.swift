@@ -77,6 +77,7 @@ let package = Package(
             name: "PredicateActionsTests",
             dependencies: [
                 "PredicateActions", "PredicateFileProvider", "PredicateSemantics", "PredicateSyntax", "PredicateValue",
+                "PredicateBytecode", "PredicateVM",
             ]
         ),
         .testTarget(
