@@ -12,6 +12,8 @@ enum Subcommand: String, CaseIterable {
     case disasm
     case check
     case actions
+    case filter
+    case explain
     case help
 
     /// Options that take no value.
@@ -21,6 +23,8 @@ enum Subcommand: String, CaseIterable {
         case .eval: return ["--jsonl", "--strict", "--help", "-h"]
         case .check: return ["--json", "--plist", "--help", "-h"]
         case .actions: return ["--json", "--help", "-h"]
+        case .filter: return ["--count", "--strict", "--help", "-h"]
+        case .explain: return ["--json", "--strict", "--help", "-h"]
         case .help: return ["--help", "-h"]
         }
     }
@@ -31,6 +35,8 @@ enum Subcommand: String, CaseIterable {
         case .format, .disasm: return ["--args"]
         case .eval: return ["--args", "--vars", "--object", "--engine"]
         case .actions: return ["--items"]
+        case .filter: return ["--items", "--chunk-size", "--args"]
+        case .explain: return ["--object", "--args", "--vars"]
         case .check: return ["--context"]
         case .help: return []
         }

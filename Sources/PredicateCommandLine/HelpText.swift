@@ -16,8 +16,13 @@ enum HelpText {
                        predicate check <Info.plist> [--json] [--plist]
                 """
         case .actions: return "usage: predicate actions <Info.plist> --items FILE|- [--json]"
+        case .filter:
+            return "usage: predicate filter <rule> --items FILE.jsonl|- [--count] [--chunk-size N] [--args JSON-ARRAY]"
+        case .explain:
+            return "usage: predicate explain <rule> [--object FILE|-] [--vars JSON-OBJECT] [--args JSON-ARRAY] [--json]"
         case .help, nil:
-            return "usage: predicate <subcommand> [options]   (format, eval, disasm, check, actions, help)"
+            return
+                "usage: predicate <subcommand> [options]   (format, eval, disasm, check, actions, filter, explain, help)"
         }
     }
 
@@ -28,6 +33,8 @@ enum HelpText {
         case .disasm: return disasm
         case .check: return check
         case .actions: return actions
+        case .filter: return filter
+        case .explain: return explain
         case .help, nil: return main
         }
     }
@@ -52,6 +59,11 @@ enum HelpText {
           actions Info.plist --items FILE
                              Show which actions a selection of items enables, and why the
                              others are hidden.
+          explain <rule> --object FILE
+                             Show the rule's tree with the value every part produced, and what
+                             short-circuit evaluation skipped: which clause made it false.
+          filter <rule> --items FILE.jsonl
+                             Stream the JSON lines (items) a rule matches, any file size.
           help [subcommand]  Show this help, or a subcommand's (same as <subcommand> --help).
 
         A rule is one argument; quote it for the shell:  predicate format 'name == "x"'
@@ -62,8 +74,8 @@ enum HelpText {
           1  the rule is false, or findings were reported
           2  usage error, input error, or a rule that does not parse
 
-        Diagnostics go to standard error, coloured only when it is a terminal and NO_COLOR is
-        not set.
+        Diagnostics go to standard error. Each stream is coloured only when it is a terminal and
+        NO_COLOR is not set; check, actions and explain take --json for machine-readable output.
         """
 
     static let format = """
@@ -283,5 +295,71 @@ enum HelpText {
           0  at least one action is shown
           1  no action is shown
           2  usage error, or an Info.plist or items file that cannot be read
+        """
+
+    static let filter = """
+        predicate filter - stream the items a rule matches
+
+        USAGE
+          predicate filter <rule> --items FILE.jsonl|- [--count] [--chunk-size N] [--args JSON-ARRAY]
+
+        Reads FILE.jsonl (standard input for -), one JSON value a line (usually an object of an
+        item's properties, SELF for the rule), and writes every line the rule matches, unchanged
+        and in order. Lines are read and evaluated a chunk at a time (4096 lines by default), so
+        the whole file is never in memory. Blank lines are skipped. An item on which the rule
+        fails to evaluate does not match (as an activation rule's error hides its action).
+
+        OPTIONS
+          --items FILE|-     The items, one JSON value a line. Required.
+          --count            Print only the number of matching lines.
+          --chunk-size N     Lines evaluated together (default 4096).
+          --args JSON-ARRAY  Values for format specifiers (%@, %K, ...) in the rule.
+          --strict           Make parser warnings errors.
+          -h, --help         Show this help.
+
+        EXIT CODES
+          0  at least one line matched
+          1  no line matched
+          2  usage error, a rule that does not parse, or a line that is not valid JSON (reported
+             with its line number; the lines before it have been written)
+        """
+
+    static let explain = """
+        predicate explain - why a rule is true or false for an object
+
+        USAGE
+          predicate explain <rule> [--object FILE|-] [--vars JSON-OBJECT] [--args JSON-ARRAY] [--json]
+
+        Evaluates the rule with the reference interpreter against the object (JSON; standard
+        input for -) and prints the rule as a tree: every sub-predicate with true or false, every
+        sub-expression with its value, SUBQUERY elements one by one (the first 20), the operands
+        AND, OR and TERNARY skipped (not evaluated), and where an error arose.
+
+          $ predicate explain 'isUploaded == NO AND documentSize > 1e6' --object item.json
+          false  isUploaded == NO AND documentSize > 1e6
+          ├─ true   isUploaded == NO
+          │  └─ isUploaded  = false
+          └─ false  documentSize > 1e6
+             └─ documentSize  = 5
+
+        OUTPUT
+          The tree as text (coloured on a terminal), or with --json one object:
+            {"rule", "result": true|false|null, "error": "..."|null, "tree": NODE}
+          NODE = {"kind", "text", "start", "end" (UTF-8 byte offsets), "outcome": "true"|"false"|
+          "value"|"error"|"skipped", "value"?, "error"?, "element"? (SUBQUERY), "children": [NODE]}
+
+        OPTIONS
+          --object FILE|-    The object (SELF), as JSON. Without it SELF is nil.
+          --vars JSON-OBJECT Variable bindings ($name).
+          --args JSON-ARRAY  Values for format specifiers in the rule.
+          --json             Write JSON instead of the text tree.
+          --strict           Make parser warnings errors.
+          -h, --help         Show this help.
+
+        EXIT CODES
+          0  the rule is true
+          1  the rule is false
+          2  usage or input error, a rule that does not parse, or an evaluation error (the tree
+             shows where; standard error shows it with a caret)
         """
 }
