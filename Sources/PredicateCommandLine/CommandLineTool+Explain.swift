@@ -1,3 +1,4 @@
+import PredicateFileProvider
 import PredicateInterpreter
 import PredicateSemantics
 import PredicateSyntax
@@ -19,9 +20,17 @@ extension Session {
         }
         let object: Value
         let variables: [String: Value]
+        if arguments.has("--object") && arguments.has("--items") {
+            throw UsageError(message: "give either --object or --items, not both", subcommand: .explain)
+        }
         do throws(CommandLineIOError) {
             variables = try variableValues(arguments.options["--vars"])
-            object = try objectValue(arguments.options["--object"])
+            if let itemsSource = arguments.options["--items"] {
+                // An activation rule's SELF, with real items: their unknown keys are errors.
+                object = FileProviderContext.activation(selectedItems: try selection(from: itemsSource))
+            } else {
+                object = try objectValue(arguments.options["--object"])
+            }
         } catch {
             errorOutput.write(colorize("predicate: error: ", .red) + "\(error)\n")
             return 2
@@ -81,6 +90,8 @@ struct ExplanationRenderer {
         case .value(let value):
             return text + "  " + paint("= " + shortValue(value), .cyan)
         case .error(let error):
+            // The message once, where the error arose; the nodes above only pass it on.
+            guard error.range == nil || error.range == node.range else { return paint("error", .red) + "  " + text }
             return paint("error", .red) + "  " + text + paint(": " + error.message, .red)
         case .skipped:
             return paint("skipped  " + text + " (not evaluated)", .dim)
@@ -90,9 +101,25 @@ struct ExplanationRenderer {
     private func paint(_ text: String, _ color: TerminalColor) -> String { colored ? color.wrap(text) : text }
 
     private func shortValue(_ value: Value) -> String {
-        let text = value.isNil ? "nil" : JSON(value).serialized
+        let text = compact(value)
         guard text.count > Self.maximumValueWidth else { return text }
         return String(text.prefix(Self.maximumValueWidth - 1)) + "…"
+    }
+
+    /// JSON, except that host objects (File Provider items) show as `<Type identifier>`: their
+    /// dozens of properties would hide the value's shape.
+    private func compact(_ value: Value) -> String {
+        switch value {
+        case .nil: return "nil"
+        case .object(let object):
+            let identifier = object.schema.fields.firstIndex { $0.name == "itemIdentifier" }
+                .map { object.value(atSlot: $0) }
+            if case .string(let name)? = identifier { return "<\(object.schema.typeName) \(name)>" }
+            return "<\(object.schema.typeName)>"
+        case .array(let elements), .set(let elements):
+            return "[" + elements.map(compact).joined(separator: ",") + "]"
+        default: return JSON(value).serialized
+        }
     }
 
     /// The rule's text under `range` (UTF-8 offsets), on one line.

@@ -332,12 +332,26 @@ struct Session<Input: CommandLineInput, Output: CommandLineOutput, ErrorOutput: 
                 """)
             return 2
         }
+        let json = arguments.has("--json")
         do {
             let result = try evaluator(parsed.predicate, object, variables)
-            output.write(result ? "true\n" : "false\n")
+            if json {
+                output.write(JSON.object([("result", .bool(result)), ("error", .null)]).serialized + "\n")
+            } else {
+                output.write(result ? "true\n" : "false\n")
+            }
             return result ? 0 : 1
         } catch {
-            report([evaluationDiagnostic(error, source: rule)])
+            let diagnostic = evaluationDiagnostic(error, source: rule)
+            if json {
+                let members: [(key: String, value: JSON)] = [
+                    ("result", .null), ("error", .string(diagnostic.message)),
+                    ("start", .number(JSON.Number(Int64(diagnostic.range.lowerBound)))),
+                    ("end", .number(JSON.Number(Int64(diagnostic.range.upperBound)))),
+                ]
+                output.write(JSON.object(members).serialized + "\n")
+            }
+            report([diagnostic])
             return 2
         }
     }

@@ -15,11 +15,18 @@ enum HelpText {
                 usage: predicate check <rule> [--json] [--context activation|interaction]
                        predicate check <Info.plist> [--json] [--plist]
                 """
-        case .actions: return "usage: predicate actions <Info.plist> --items FILE|- [--json]"
+        case .actions:
+            return """
+                usage: predicate actions <Info.plist> --items FILE|- [--json]
+                       predicate actions <Info.plist> --interaction FILE|- [--json]
+                """
         case .filter:
             return "usage: predicate filter <rule> --items FILE.jsonl|- [--count] [--chunk-size N] [--args JSON-ARRAY]"
         case .explain:
-            return "usage: predicate explain <rule> [--object FILE|-] [--vars JSON-OBJECT] [--args JSON-ARRAY] [--json]"
+            return """
+                usage: predicate explain <rule> [--object FILE|- | --items FILE|-] [--vars JSON-OBJECT] [--args JSON-ARRAY]
+                                         [--json]
+                """
         case .help, nil:
             return
                 "usage: predicate <subcommand> [options]   (format, eval, disasm, check, actions, filter, explain, help)"
@@ -58,7 +65,8 @@ enum HelpText {
                              and of every NSFileProviderUserInteractions entry.
           actions Info.plist --items FILE
                              Show which actions a selection of items enables, and why the
-                             others are hidden.
+                             others are hidden (--interaction FILE: which user-interaction
+                             alerts an operation triggers).
           explain <rule> --object FILE
                              Show the rule's tree with the value every part produced, and what
                              short-circuit evaluation skipped: which clause made it false.
@@ -107,7 +115,7 @@ enum HelpText {
 
         USAGE
           predicate eval <rule> [--object FILE|-] [--args JSON-ARRAY] [--vars JSON-OBJECT] [--strict]
-                                [--engine vm|interpreter]
+                                [--engine vm|interpreter] [--json]
           predicate eval --jsonl [--strict] [--engine vm|interpreter] < cases.jsonl
 
         SINGLE RULE
@@ -115,7 +123,9 @@ enum HelpText {
           standard input for -; no --object means the nil object). Prints true or false.
           Exit code: 0 true, 1 false, 2 parse, input or evaluation error. An evaluation error
           (an unknown key, values that cannot be ordered, ...) is reported like a syntax error,
-          with a caret under the sub-expression that failed.
+          with a caret under the sub-expression that failed. With --json, one JSON object:
+          {"result": true|false, "error": null} or {"result": null, "error": "...", "start",
+          "end"} (UTF-8 byte offsets of the failing text).
 
         JSON LINES (--jsonl)
           Reads standard input as JSON Lines, one test case per line:
@@ -177,6 +187,7 @@ enum HelpText {
           --args JSON-ARRAY  Values for the format specifiers, in order.
           --vars JSON-OBJECT Values for $variables.
           --jsonl            Process JSON Lines from standard input (see above).
+          --json             Write the single rule's result as JSON (see above).
           --engine NAME      vm (the default: compile to bytecode and run it) or interpreter
                              (the reference interpreter, which defines the meaning).
           --strict           Reject unparenthesised mixes of AND and OR instead of warning.
@@ -265,6 +276,7 @@ enum HelpText {
 
         USAGE
           predicate actions <Info.plist> --items FILE|- [--json]
+          predicate actions <Info.plist> --interaction FILE|- [--json]
 
         Reads the actions declared in NSExtensionFileProviderActions (anywhere under NSExtension)
         of an Info.plist in XML or binary form, compiles every activation rule once, and
@@ -286,15 +298,33 @@ enum HelpText {
             {"enabled": [identifier, ...],
              "actions": [{"identifier", "name", "enabled": true|false, "error": "..."|null}, ...]}
 
+        USER INTERACTIONS
+          With --interaction FILE, the NSFileProviderUserInteractions of the Info.plist are
+          evaluated for one operation (SPEC 5.4), given as a JSON object:
+            {"action": "Move", "sourceItems": [ITEM, ...], "destinationItem": ITEM,
+             "sourceItemsCount": 3, "domainUserInfo": {...}}
+          (all but "action" optional; action is Move, MoveOut, MoveIn, Copy, CopyOut, CopyIn,
+          Trash, Delete, Rename, Create or ExcludeFromSync). Each top-level rule runs once per
+          source item (once without sourceItem when there are none), with sourceItemsCount the
+          operation's count; a sub-interaction runs only when its parent matched, over the items
+          the parent matched, with sourceItemsCount their number. One line per entry: "alert"
+          (its rule matched an item, so its alert is shown), "no", or "skipped" (its parent
+          matched nothing); errors make the rule false for that item and are reported. With
+          --json, "interactions": [{"position", "title", "evaluated", "matched", "matchedItems",
+          "evaluations", "errors": [...]}, ...]. --items and --interaction can be combined.
+
         OPTIONS
-          --items FILE|-     The selection, as a JSON array of item objects. Required.
+          --items FILE|-     The selection, as a JSON array of item objects.
+          --interaction FILE|-
+                             An operation to evaluate the user interactions for.
           --json             Write JSON instead of text.
           -h, --help         Show this help.
+        One of --items and --interaction is required. Output is coloured on a terminal.
 
         EXIT CODES
-          0  at least one action is shown
-          1  no action is shown
-          2  usage error, or an Info.plist or items file that cannot be read
+          0  at least one action is shown, or one interaction matched
+          1  no action is shown and no interaction matched
+          2  usage error, or an Info.plist, items or interaction file that cannot be read
         """
 
     static let filter = """
@@ -328,7 +358,8 @@ enum HelpText {
         predicate explain - why a rule is true or false for an object
 
         USAGE
-          predicate explain <rule> [--object FILE|-] [--vars JSON-OBJECT] [--args JSON-ARRAY] [--json]
+          predicate explain <rule> [--object FILE|- | --items FILE|-] [--vars JSON-OBJECT]
+                                   [--args JSON-ARRAY] [--json]
 
         Evaluates the rule with the reference interpreter against the object (JSON; standard
         input for -) and prints the rule as a tree: every sub-predicate with true or false, every
@@ -350,6 +381,10 @@ enum HelpText {
 
         OPTIONS
           --object FILE|-    The object (SELF), as JSON. Without it SELF is nil.
+          --items FILE|-     Instead of --object: a selection, as for predicate actions (a JSON
+                             array of File Provider items); SELF is the activation context
+                             {fileproviderItems: [items]}, so "why is my action hidden?" is
+                             answered with real items (an unknown key is an error, as on a device).
           --vars JSON-OBJECT Variable bindings ($name).
           --args JSON-ARRAY  Values for format specifiers in the rule.
           --json             Write JSON instead of the text tree.
