@@ -75,6 +75,11 @@ public struct RuleSet: Sendable {
         let ruleSet: RuleSet
         var machine: VirtualMachine
 
+        /// Every rule's answer for each input of a batch (items, or selections), one pass each.
+        public mutating func evaluate(batch inputs: [Value], variables: [String: Value] = [:]) -> [RuleSetAnswer] {
+            inputs.map { evaluate(on: $0, variables: variables) }
+        }
+
         /// Every rule's answer for `object` as `SELF`, in one pass.
         public mutating func evaluate(on object: Value, variables: [String: Value] = [:]) -> RuleSetAnswer {
             let result = machine.evaluateRules(on: object, variables: variables)

@@ -119,7 +119,19 @@ enum SharedSubtrees {
             }
             if ConstantFolding.value(of: expression) != nil { return false }
         }
-        return isClosed(node, bound: [])
+        return isClosed(node, bound: []) && !containsSignedZero(node)
+    }
+
+    /// Trees are told apart by `Value` equality, for which `0.0 == -0.0`; yet `x / 0.0` and
+    /// `x / -0.0` differ. Trees holding a floating-point zero are left unshared.
+    private static func containsSignedZero(_ node: SyntaxNode) -> Bool {
+        if case .expression(let expression) = node, case .constant(let value) = expression.kind {
+            switch value {
+            case .double(let number), .date(let number): return number == 0
+            default: return false
+            }
+        }
+        return node.children.contains(where: containsSignedZero)
     }
 
     private static func isClosed(_ node: SyntaxNode, bound: Set<String>) -> Bool {

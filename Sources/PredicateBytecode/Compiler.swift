@@ -98,6 +98,12 @@ struct Emitter {
     }
 
     mutating func constant(_ value: Value) -> UInt16 {
+        // `Value` equality has `-0.0 == 0.0`, yet `x / -0.0` is not `x / 0.0`: a negative zero
+        // gets its own entry rather than sharing a positive zero's.
+        if value.containsNegativeZero {
+            constants.append(value)
+            return index16(constants.count - 1, "constants")
+        }
         if let index = constantIndex[value] { return index16(index, "constants") }
         constants.append(value)
         constantIndex[value] = constants.count - 1
@@ -331,5 +337,17 @@ extension Expression {
     func visit(_ body: (Expression) -> Void) {
         body(self)
         for case .expression(let child) in kind.children { child.visit(body) }
+    }
+}
+
+extension Value {
+    /// Whether the value is, or holds, a floating-point negative zero.
+    var containsNegativeZero: Bool {
+        switch self {
+        case .double(let number), .date(let number): return number == 0 && number.sign == .minus
+        case .array(let elements), .set(let elements): return elements.contains { $0.containsNegativeZero }
+        case .dictionary(let entries): return entries.values.contains { $0.containsNegativeZero }
+        default: return false
+        }
     }
 }

@@ -191,3 +191,29 @@ func footprintListsTheKeyPathsARuleReads(rule: String, expected: [String]) throw
     let result = machine.evaluateRules(on: .dictionary(["a": .int(3), "b": .int(1)]))
     #expect(result.mask == 0b11)
 }
+
+@Test func signedZerosAreNotShared() throws {
+    let set = try RuleSet(rules: ["a / 0.0 > 0", "a / -0.0 > 0", "a / 0.0 > 0 AND a / -0.0 < 0"])
+    // Only `a` is shared: the divisions differ though `0.0 == -0.0` as values.
+    let stores = set.program.code.filter { if case .memoStore = $0 { return true } else { return false } }
+    #expect(stores.count == 4)
+    let answers = set.makeEvaluator().evaluateBatchCopy([.dictionary(["a": .double(1)])])
+    #expect(answers.map(\.mask) == [0b101])
+}
+
+extension RuleSet.Evaluator {
+    fileprivate func evaluateBatchCopy(_ inputs: [Value]) -> [RuleSetAnswer] {
+        var copy = self
+        return copy.evaluate(batch: inputs)
+    }
+}
+
+/// Regression: `0.0` and `-0.0` in one rule used to share a constant (wrong answer) or trap in the
+/// constant pool's dictionary (equal values with different hashes).
+@Test func aRuleWithBothZerosKeepsThemApart() throws {
+    let rule = "a / 0.0 > 0 AND a / -0.0 < 0"
+    let program = try Compiler.compile(try PredicateParser.parsePredicate(rule).predicate, source: rule)
+    #expect(program.constants.filter { $0 == .double(0) }.count == 2)
+    #expect(try program.evaluate(on: .dictionary(["a": .double(1.5)])))
+    #expect(Value.double(0).hashValue == Value.double(-0.0).hashValue)
+}
