@@ -78,12 +78,14 @@ enum HelpText {
         Use -- before a rule that starts with '-':       predicate format -- '-1 < x'
 
         EXIT CODES
-          0  success (for eval: the rule is true)
-          1  the rule is false, or findings were reported
+          0  success (for eval and explain: the rule is true)
+          1  the rule is false, findings were reported, or nothing was shown or matched
           2  usage error, input error, or a rule that does not parse
+        Each subcommand's --help gives its own.
 
         Diagnostics go to standard error. Each stream is coloured only when it is a terminal and
-        NO_COLOR is not set; check, actions and explain take --json for machine-readable output.
+        NO_COLOR is not set; eval, check, actions and explain take --json for machine-readable
+        output.
         """
 
     static let format = """
