@@ -93,6 +93,7 @@ let package = Package(
             name: "PredicateActionsTests",
             dependencies: [
                 "PredicateActions", "PredicateFileProvider", "PredicateSemantics", "PredicateSyntax", "PredicateValue",
+                "PredicateBytecode", "PredicateVM",
             ]
         ),
         .testTarget(

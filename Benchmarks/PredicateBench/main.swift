@@ -24,6 +24,7 @@ let parseResults = ParseBenchmark.run(options: options)
 ParseBenchmark.printTable(parseResults)
 let evaluationResults = EvaluationBenchmark.run(options: options)
 EvaluationBenchmark.printTable(evaluationResults)
+RuleSetBenchmark.run(quick: options.quick)
 print("peak memory: \(column(peakMemoryMiB(), width: 0)) MiB")
 
 if let path = options.jsonPath {

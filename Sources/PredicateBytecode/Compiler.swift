@@ -32,11 +32,11 @@ public enum Compiler {
 }
 
 /// A forward jump waiting for its target.
-private struct Label {
+struct Label {
     var patches: [Int] = []
 }
 
-private struct Emitter {
+struct Emitter {
     var code: [Instruction] = []
     var ranges: [SourceRange] = []
     var constants: [Value] = []
@@ -49,12 +49,18 @@ private struct Emitter {
     var subqueryDepth = 0
     var maximumSubqueryDepth = 0
     var overflow: String?
+    /// Added to every source range: a rule set's rules sit one a line in one source text.
+    var rangeOffset = 0
+    /// Sub-trees a rule set shares between its rules, each with its memo slot: computed once per
+    /// evaluation, then reused (see ``Instruction/memoLoad(skip:slot:)``).
+    var memoSlots: [SyntaxNode: UInt8] = [:]
 
     // MARK: - Emission
 
     mutating func emit(_ instruction: Instruction, _ range: SourceRange) {
         code.append(instruction)
-        ranges.append(range)
+        ranges.append(
+            rangeOffset == 0 ? range : SourceRange(range.lowerBound + rangeOffset, range.upperBound + rangeOffset))
         let effect = instruction.stackEffect
         depth += effect.pushes - effect.pops
         maximumDepth = max(maximumDepth, depth)
@@ -86,11 +92,18 @@ private struct Emitter {
         case .subqueryNext: code[site] = .subqueryNext(offset)
         case .subqueryCollect: code[site] = .subqueryCollect(offset)
         case .subqueryBegin(_, let variable): code[site] = .subqueryBegin(exit: offset, variable: variable)
+        case .memoLoad(_, let slot): code[site] = .memoLoad(skip: offset, slot: slot)
         default: overflow = "internal error: patching a non-jump"
         }
     }
 
     mutating func constant(_ value: Value) -> UInt16 {
+        // `Value` equality has `-0.0 == 0.0`, yet `x / -0.0` is not `x / 0.0`: a negative zero
+        // gets its own entry rather than sharing a positive zero's.
+        if value.containsNegativeZero {
+            constants.append(value)
+            return index16(constants.count - 1, "constants")
+        }
         if let index = constantIndex[value] { return index16(index, "constants") }
         constants.append(value)
         constantIndex[value] = constants.count - 1
@@ -132,6 +145,23 @@ private struct Emitter {
     // MARK: - Predicates
 
     mutating func compile(_ predicate: Predicate) {
+        if !memoSlots.isEmpty, let slot = memoSlots[.predicate(predicate)] {
+            memoized(slot, predicate.range) { $0.compileUnshared(predicate) }
+        } else {
+            compileUnshared(predicate)
+        }
+    }
+
+    /// `MEMO_LOAD m, done; <body>; MEMO_STORE m; done:` — both paths leave the one value.
+    mutating func memoized(_ slot: UInt8, _ range: SourceRange, _ body: (inout Emitter) -> Void) {
+        var done = Label()
+        emitJump({ .memoLoad(skip: $0, slot: slot) }, to: &done, range)
+        body(&self)
+        emit(.memoStore(UInt16(slot)), range)
+        place(done)
+    }
+
+    mutating func compileUnshared(_ predicate: Predicate) {
         let range = predicate.range
         switch predicate.kind {
         case .constant(let value):
@@ -181,6 +211,15 @@ private struct Emitter {
             emit(.pushConstant(constant(folded)), range)
             return
         }
+        if !memoSlots.isEmpty, let slot = memoSlots[.expression(expression)] {
+            memoized(slot, range) { $0.compileUnshared(expression) }
+        } else {
+            compileUnshared(expression)
+        }
+    }
+
+    mutating func compileUnshared(_ expression: Expression) {
+        let range = expression.range
         switch expression.kind {
         case .constant(let value):
             emit(.pushConstant(constant(value)), range)
@@ -298,5 +337,17 @@ extension Expression {
     func visit(_ body: (Expression) -> Void) {
         body(self)
         for case .expression(let child) in kind.children { child.visit(body) }
+    }
+}
+
+extension Value {
+    /// Whether the value is, or holds, a floating-point negative zero.
+    var containsNegativeZero: Bool {
+        switch self {
+        case .double(let number), .date(let number): return number == 0 && number.sign == .minus
+        case .array(let elements), .set(let elements): return elements.contains { $0.containsNegativeZero }
+        case .dictionary(let entries): return entries.values.contains { $0.containsNegativeZero }
+        default: return false
+        }
     }
 }

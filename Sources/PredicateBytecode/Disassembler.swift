@@ -16,7 +16,17 @@ public enum Disassembler {
     public static func listing(_ program: Program) -> String {
         var lines: [String] = []
         if !program.source.isEmpty {
-            lines.append("; \(program.kind == .predicate ? "predicate" : "expression"): \(program.source)")
+            let kind: String
+            switch program.kind {
+            case .predicate: kind = "predicate"
+            case .expression: kind = "expression"
+            case .ruleSet: kind = "rule set"
+            }
+            // A rule set's source holds one rule a line.
+            lines.append(
+                "; \(kind): "
+                    + program.source.split(separator: "\n", omittingEmptySubsequences: false).joined(
+                        separator: "\n;   "))
         }
         lines.append(
             "; \(program.code.count) instructions (\(program.codeSize) bytes), \(program.constants.count) constants, "
@@ -76,8 +86,11 @@ public enum Disassembler {
             return (["FIRST", "LAST", "SIZE"].dropFirst(Int(min(symbol, 3))).first ?? "?", "")
         case .setOperation(let op):
             return (Int(op) < SetOperator.allCases.count ? SetOperator.allCases[Int(op)].rawValue : "?", "")
-        case .index, .cast, .not, .saveVariables, .restoreVariables, .returnBool, .returnValue:
+        case .index, .cast, .not, .saveVariables, .restoreVariables, .returnBool, .returnValue, .returnRules:
             return ("", "")
+        case .memoLoad(let d, let slot): return ("m\(slot), \(d >= 0 ? "+\(d)" : "\(d)")", "computed: \(target(d))")
+        case .memoStore(let slot): return ("m\(slot)", "")
+        case .ruleEnd(let rule): return ("r\(rule)", "")
         case .jump(let d), .jumpIfFalse(let d), .jumpIfFalseOrPop(let d), .jumpIfTrueOrPop(let d), .jumpIfNil(let d),
             .subqueryNext(let d), .subqueryCollect(let d):
             return (d >= 0 ? "+\(d)" : "\(d)", target(d))

@@ -91,6 +91,21 @@ public enum Instruction: Hashable, Sendable {
     /// `( -- )` Raises the evaluation error whose message is constant `k` (constructs that
     /// cannot be evaluated: `ANYKEY`).
     case fail(UInt16)
+
+    // MARK: Rule sets
+
+    /// `( -- | value )` When memo slot `m` already holds a value in this evaluation, pushes it and
+    /// jumps `d` ahead (past the computation and its `MEMO_STORE`); otherwise falls through to
+    /// compute it. Lets the rules of a rule set share a sub-expression without computing it twice.
+    case memoLoad(skip: Int16, slot: UInt8)
+    /// `( value -- value )` Remembers the top of stack in memo slot `m` for the rest of this
+    /// evaluation, keeping it.
+    case memoStore(UInt16)
+    /// `( bool -- )` Records rule `r`'s result; an error before it hides only rule `r`, and
+    /// evaluation resumes after this instruction.
+    case ruleEnd(UInt16)
+    /// `( -- )` Ends evaluation of a rule set: the results are the ones `RULE_END` recorded.
+    case returnRules
 }
 
 /// The opcodes, one per ``Instruction`` case: the first byte of an encoded instruction.
@@ -99,6 +114,7 @@ public enum Opcode: UInt8, CaseIterable, Sendable {
     case compare, callFunction, invoke, makeArray, indexSymbol, index, cast, setOperation, not
     case jump, jumpIfFalse, jumpIfFalseOrPop, jumpIfTrueOrPop, jumpIfNil, saveVariables, restoreVariables
     case subqueryBegin, subqueryNext, subqueryCollect, returnBool, returnValue, fail
+    case memoLoad, memoStore, ruleEnd, returnRules
 }
 
 extension Instruction {
@@ -133,6 +149,10 @@ extension Instruction {
         case .returnBool: return .returnBool
         case .returnValue: return .returnValue
         case .fail: return .fail
+        case .memoLoad: return .memoLoad
+        case .memoStore: return .memoStore
+        case .ruleEnd: return .ruleEnd
+        case .returnRules: return .returnRules
         }
     }
 
@@ -146,7 +166,7 @@ extension Instruction {
         }
         switch self {
         case .pushConstant(let k), .loadVariable(let k), .storeVariable(let k), .loadKeyPath(let k),
-            .loadSelfKeyPath(let k), .makeArray(let k), .fail(let k):
+            .loadSelfKeyPath(let k), .makeArray(let k), .fail(let k), .memoStore(let k), .ruleEnd(let k):
             return wide(k)
         case .callFunction(let s, let arity), .invoke(let s, let arity):
             return wide(s, arity)
@@ -159,8 +179,10 @@ extension Instruction {
             return offset(d)
         case .subqueryBegin(let exit, let variable):
             return offset(exit, variable)
+        case .memoLoad(let skip, let slot):
+            return offset(skip, slot)
         case .pushSelf, .index, .cast, .not, .saveVariables, .restoreVariables, .returnBool,
-            .returnValue:
+            .returnValue, .returnRules:
             return (0, 0, 0)
         }
     }
@@ -199,6 +221,10 @@ extension Instruction {
         case .returnBool: self = .returnBool
         case .returnValue: self = .returnValue
         case .fail: self = .fail(wide)
+        case .memoLoad: self = .memoLoad(skip: offset, slot: operands.2)
+        case .memoStore: self = .memoStore(wide)
+        case .ruleEnd: self = .ruleEnd(wide)
+        case .returnRules: self = .returnRules
         }
     }
 
@@ -208,14 +234,14 @@ extension Instruction {
     public var stackEffect: (pops: Int, pushes: Int) {
         switch self {
         case .pushConstant, .pushSelf, .loadVariable, .loadSelfKeyPath: return (0, 1)
-        case .storeVariable, .loadKeyPath, .indexSymbol, .not, .jumpIfNil: return (1, 1)
+        case .storeVariable, .loadKeyPath, .indexSymbol, .not, .jumpIfNil, .memoStore: return (1, 1)
         case .compare, .index, .cast, .setOperation: return (2, 1)
         case .callFunction(_, let arity): return (Int(arity), 1)
         case .invoke(_, let arity): return (Int(arity) + 1, 1)
         case .makeArray(let count): return (Int(count), 1)
-        case .jump, .saveVariables, .restoreVariables, .subqueryNext, .fail: return (0, 0)
+        case .jump, .saveVariables, .restoreVariables, .subqueryNext, .fail, .memoLoad, .returnRules: return (0, 0)
         case .jumpIfFalse, .jumpIfFalseOrPop, .jumpIfTrueOrPop, .subqueryBegin, .subqueryCollect, .returnBool,
-            .returnValue:
+            .returnValue, .ruleEnd:
             return (1, 0)
         }
     }
@@ -224,7 +250,7 @@ extension Instruction {
     public var takenStackEffect: (pops: Int, pushes: Int)? {
         switch self {
         case .jumpIfFalseOrPop, .jumpIfTrueOrPop, .jumpIfNil, .subqueryBegin: return (1, 1)
-        case .subqueryNext: return (0, 1)
+        case .subqueryNext, .memoLoad: return (0, 1)
         case .jump, .jumpIfFalse, .subqueryCollect: return stackEffect
         default: return nil
         }
@@ -234,7 +260,7 @@ extension Instruction {
     public var jumpOffset: Int16? {
         switch self {
         case .jump(let d), .jumpIfFalse(let d), .jumpIfFalseOrPop(let d), .jumpIfTrueOrPop(let d), .jumpIfNil(let d),
-            .subqueryNext(let d), .subqueryCollect(let d), .subqueryBegin(let d, _):
+            .subqueryNext(let d), .subqueryCollect(let d), .subqueryBegin(let d, _), .memoLoad(let d, _):
             return d
         default:
             return nil
@@ -244,7 +270,7 @@ extension Instruction {
     /// Whether execution never falls through to the next instruction.
     public var endsBlock: Bool {
         switch self {
-        case .jump, .subqueryCollect, .returnBool, .returnValue, .fail: return true
+        case .jump, .subqueryCollect, .returnBool, .returnValue, .fail, .returnRules: return true
         default: return false
         }
     }
@@ -280,6 +306,10 @@ extension Instruction {
         case .returnBool: return "RETURN_BOOL"
         case .returnValue: return "RETURN_VALUE"
         case .fail: return "FAIL"
+        case .memoLoad: return "MEMO_LOAD"
+        case .memoStore: return "MEMO_STORE"
+        case .ruleEnd: return "RULE_END"
+        case .returnRules: return "RETURN_RULES"
         }
     }
 }

@@ -7,12 +7,15 @@ import PredicateValue
 /// Everything an instruction's operand names lives in one of the tables here; the verifier
 /// checks every operand against them before a program can run.
 public struct Program: Hashable, Sendable {
-    /// Whether the program ends with a Boolean (a predicate) or any value (an expression).
+    /// Whether the program ends with a Boolean (a predicate), any value (an expression) or one
+    /// result per rule (a rule set).
     public enum Kind: UInt8, Hashable, Sendable {
         /// A predicate: ends with `RETURN_BOOL`.
         case predicate
         /// A standalone expression: ends with `RETURN_VALUE`.
         case expression
+        /// A rule set: several predicates, each ending with `RULE_END`, then `RETURN_RULES`.
+        case ruleSet
     }
 
     /// Predicate or expression.

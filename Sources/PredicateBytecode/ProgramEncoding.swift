@@ -13,7 +13,7 @@ import PredicateValue
 /// |---|---|
 /// | header | magic `PRED`, version (UInt16), body length (UInt32), CRC-32 of the body (UInt32) |
 /// | body | the eight sections below, in this order, each: id (UInt8), payload length (varint), payload |
-/// | 1 kind | one byte: 0 predicate, 1 expression |
+/// | 1 kind | one byte: 0 predicate, 1 expression, 2 rule set |
 /// | 2 code | varint count; per instruction its opcode and its three ``Instruction/operands`` bytes |
 /// | 3 constants | varint count; per constant a ``ValueTag`` and its payload |
 /// | 4 key paths | varint count; per path a varint count of components, each a tag and its payload |
@@ -150,7 +150,7 @@ public struct ProgramLoadError: Error, Hashable, Sendable, CustomStringConvertib
         case invalidVarint
         /// A number that does not fit where it goes (a depth or a source position above `Int.max`).
         case numberOutOfRange(UInt64)
-        /// A kind byte other than 0 (predicate) or 1 (expression).
+        /// A kind byte other than 0 (predicate), 1 (expression) or 2 (rule set).
         case invalidKind(UInt8)
         /// Instruction `instruction` has an opcode no ``Opcode`` has.
         case unknownOpcode(UInt8, instruction: Int)

@@ -77,6 +77,12 @@ public struct VerificationError: Error, Hashable, Sendable, CustomStringConverti
         case wrongReturn(expected: Program.Kind)
         /// A return that leaves values other than the result on the stack.
         case valuesLeftAtReturn(depth: Int)
+        /// `RULE_END` or `RETURN_RULES` in a program that is not a rule set.
+        case ruleInstructionOutsideRuleSet
+        /// `RULE_END` reached with values under the rule's result or a scope still open.
+        case ruleEndNotAtTopLevel(depth: Int)
+        /// A jump from one rule of a rule set into another: an error would then hide the wrong rule.
+        case jumpAcrossRuleEnd(target: Int)
     }
 
     /// The offset of the instruction at fault, or `nil` when the problem is the program's
@@ -138,9 +144,16 @@ public struct VerificationError: Error, Hashable, Sendable, CustomStringConverti
         case .restoreWithoutSave: return "RESTORE_VARS without a matching SAVE_VARS"
         case .unclosedScopeAtReturn: return "returns inside an open SUBQUERY loop or SAVE_VARS scope"
         case .wrongReturn(let kind):
-            return "a \(kind == .predicate ? "predicate" : "expression") must end with "
-                + (kind == .predicate ? "RETURN_BOOL" : "RETURN_VALUE")
+            switch kind {
+            case .predicate: return "a predicate must end with RETURN_BOOL"
+            case .expression: return "an expression must end with RETURN_VALUE"
+            case .ruleSet: return "a rule set must end with RETURN_RULES"
+            }
         case .valuesLeftAtReturn(let depth): return "returns with \(depth) values on the stack instead of 1"
+        case .ruleInstructionOutsideRuleSet: return "RULE_END and RETURN_RULES belong only in a rule set"
+        case .ruleEndNotAtTopLevel(let depth):
+            return "RULE_END with \(depth) values on the stack instead of 1, or inside a scope"
+        case .jumpAcrossRuleEnd(let target): return "jump to \(target) leaves its rule (crosses a RULE_END)"
         }
     }
 }
@@ -164,6 +177,7 @@ public enum Verifier {
     public static func verify(_ program: Program) throws(VerificationError) {
         try checkDeclarations(program)
         try checkKeyPaths(program)
+        try checkRuleBoundaries(program)
         for (offset, instruction) in program.code.enumerated() {
             do {
                 try checkOperands(instruction, at: offset, in: program)
@@ -219,6 +233,30 @@ public enum Verifier {
         }
     }
 
+    /// In a rule set no jump leaves its rule, so the machine can tell from where an error
+    /// happened which rule it hides (the first `RULE_END` after it).
+    private static func checkRuleBoundaries(_ program: Program) throws(VerificationError) {
+        guard program.kind == .ruleSet else { return }
+        // `endsBefore[i]`: how many `RULE_END`s come before instruction `i`.
+        var endsBefore = [0]
+        endsBefore.reserveCapacity(program.code.count + 1)
+        for instruction in program.code {
+            let isEnd: Bool
+            if case .ruleEnd = instruction { isEnd = true } else { isEnd = false }
+            endsBefore.append((endsBefore.last ?? 0) + (isEnd ? 1 : 0))
+        }
+        for (offset, instruction) in program.code.enumerated() {
+            guard let jump = instruction.jumpOffset else { continue }
+            let target = offset + 1 + Int(jump)
+            let low = min(offset + 1, target)
+            let high = max(offset + 1, target)
+            guard low >= 0, high < endsBefore.count else { continue }  // reported by the jump checks
+            if endsBefore[high] != endsBefore[low] {
+                throw VerificationError(instruction: offset, .jumpAcrossRuleEnd(target: target))
+            }
+        }
+    }
+
     // MARK: - Operands
 
     /// The per-instruction operand checks: which table each operand indexes is the one thing
@@ -269,6 +307,10 @@ public enum Verifier {
             guard Int(op) < SetOperator.allCases.count else { throw Fault(.invalidSetOperation(op)) }
         case .subqueryBegin(_, let slot):
             try variable(Int(slot))
+        case .ruleEnd, .returnRules:
+            guard program.kind == .ruleSet else { throw Fault(.ruleInstructionOutsideRuleSet) }
+        case .memoLoad, .memoStore:
+            break
         case .pushSelf, .makeArray, .index, .cast, .not, .jump, .jumpIfFalse, .jumpIfFalseOrPop, .jumpIfTrueOrPop,
             .jumpIfNil, .saveVariables, .restoreVariables, .subqueryNext, .subqueryCollect, .returnBool,
             .returnValue:
@@ -316,7 +358,7 @@ public enum Verifier {
         case .pushConstant, .pushSelf, .loadVariable, .storeVariable, .loadKeyPath, .loadSelfKeyPath, .compare,
             .callFunction, .invoke, .makeArray, .indexSymbol, .index, .cast, .setOperation, .not, .jump,
             .jumpIfFalse, .jumpIfFalseOrPop, .jumpIfTrueOrPop, .jumpIfNil, .saveVariables, .restoreVariables,
-            .returnBool, .returnValue, .fail:
+            .returnBool, .returnValue, .fail, .memoLoad, .memoStore, .ruleEnd, .returnRules:
             return .none
         }
     }
@@ -348,7 +390,8 @@ public enum Verifier {
         case .restoreVariables: return (.close(.savedVariables), .none)
         case .pushConstant, .pushSelf, .loadVariable, .storeVariable, .loadKeyPath, .loadSelfKeyPath, .compare,
             .callFunction, .invoke, .makeArray, .indexSymbol, .index, .cast, .setOperation, .not, .jump,
-            .jumpIfFalse, .jumpIfFalseOrPop, .jumpIfTrueOrPop, .jumpIfNil, .returnBool, .returnValue, .fail:
+            .jumpIfFalse, .jumpIfFalseOrPop, .jumpIfTrueOrPop, .jumpIfNil, .returnBool, .returnValue, .fail,
+            .memoLoad, .memoStore, .ruleEnd, .returnRules:
             return (.none, .none)
         }
     }
@@ -363,11 +406,12 @@ public enum Verifier {
         switch instruction {
         case .returnBool: return .returns(.predicate)
         case .returnValue: return .returns(.expression)
+        case .returnRules: return .returns(.ruleSet)
         case .fail: return .fails
         case .pushConstant, .pushSelf, .loadVariable, .storeVariable, .loadKeyPath, .loadSelfKeyPath, .compare,
             .callFunction, .invoke, .makeArray, .indexSymbol, .index, .cast, .setOperation, .not, .jump,
             .jumpIfFalse, .jumpIfFalseOrPop, .jumpIfTrueOrPop, .jumpIfNil, .saveVariables, .restoreVariables,
-            .subqueryBegin, .subqueryNext, .subqueryCollect:
+            .subqueryBegin, .subqueryNext, .subqueryCollect, .memoLoad, .memoStore, .ruleEnd:
             return nil
         }
     }
@@ -435,6 +479,11 @@ private struct Flow {
             let after = try apply(
                 instruction.takenStackEffect ?? instruction.stackEffect, effects.taken, to: state, at: offset)
             try reach(offset + 1 + Int(jump), with: after)
+        }
+        if case .ruleEnd = instruction {
+            // Recovering from a rule's error clears the stack and the scopes: that is exact only
+            // when a rule starts and ends with nothing else open.
+            guard state.depth == 1, state.scope == 0 else { throw Fault(.ruleEndNotAtTopLevel(depth: state.depth)) }
         }
         if !instruction.endsBlock {
             let after = try apply(instruction.stackEffect, effects.fallThrough, to: state, at: offset)

@@ -12,15 +12,19 @@ enum Subcommand: String, CaseIterable {
     case disasm
     case check
     case actions
+    case filter
+    case explain
     case help
 
     /// Options that take no value.
     var flags: Set<String> {
         switch self {
         case .format, .disasm: return ["--expression", "--strict", "--help", "-h"]
-        case .eval: return ["--jsonl", "--strict", "--help", "-h"]
+        case .eval: return ["--jsonl", "--json", "--strict", "--help", "-h"]
         case .check: return ["--json", "--plist", "--help", "-h"]
         case .actions: return ["--json", "--help", "-h"]
+        case .filter: return ["--count", "--strict", "--help", "-h"]
+        case .explain: return ["--json", "--strict", "--help", "-h"]
         case .help: return ["--help", "-h"]
         }
     }
@@ -30,7 +34,9 @@ enum Subcommand: String, CaseIterable {
         switch self {
         case .format, .disasm: return ["--args"]
         case .eval: return ["--args", "--vars", "--object", "--engine"]
-        case .actions: return ["--items"]
+        case .actions: return ["--items", "--interaction"]
+        case .filter: return ["--items", "--chunk-size", "--args"]
+        case .explain: return ["--object", "--items", "--args", "--vars"]
         case .check: return ["--context"]
         case .help: return []
         }

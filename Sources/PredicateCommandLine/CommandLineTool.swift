@@ -66,6 +66,8 @@ public struct CommandLineTool: Sendable {
     public var interpreter: PredicateEvaluator?
     /// Whether diagnostics on standard error use ANSI colours.
     public var colorDiagnostics: Bool
+    /// Whether readable output on standard output (check, actions, explain) uses ANSI colours.
+    public var colorOutput: Bool
 
     /// Creates a tool.
     ///
@@ -73,26 +75,31 @@ public struct CommandLineTool: Sendable {
     ///   - evaluator: The evaluator for `eval`, or `nil` for none.
     ///   - colorDiagnostics: Whether to colour diagnostics with ANSI escapes.
     ///   - interpreter: The evaluator for `--engine interpreter`, or `nil` for none.
+    ///   - colorOutput: Whether to colour standard output's readable text with ANSI escapes.
     public init(
-        evaluator: PredicateEvaluator? = nil, interpreter: PredicateEvaluator? = nil, colorDiagnostics: Bool = false
+        evaluator: PredicateEvaluator? = nil, interpreter: PredicateEvaluator? = nil, colorDiagnostics: Bool = false,
+        colorOutput: Bool = false
     ) {
         self.evaluator = evaluator
         self.interpreter = interpreter
         self.colorDiagnostics = colorDiagnostics
+        self.colorOutput = colorOutput
     }
 
-    /// Runs the tool as the `predicate` process: real standard streams, colour when standard
-    /// error is a terminal and `NO_COLOR` is unset, the VM as evaluator (the interpreter on request).
+    /// Runs the tool as the `predicate` process: real standard streams, colour on each of
+    /// standard output and standard error when it is a terminal and `NO_COLOR` is unset, the VM
+    /// as evaluator (the interpreter on request).
     ///
     /// - Parameter arguments: The command-line arguments without the program name.
     /// - Returns: The exit code.
     public static func run(arguments: [String]) -> Int32 {
-        let colored = isTerminal(2) && environmentVariable("NO_COLOR").map(\.isEmpty) ?? true
+        let colorAllowed = environmentVariable("NO_COLOR").map(\.isEmpty) ?? true
         var input = FileDescriptorInput(descriptor: 0)
         var output = FileDescriptorOutput(descriptor: 1)
         var errorOutput = FileDescriptorOutput(descriptor: 2, bufferSize: 0)
         return CommandLineTool(
-            evaluator: virtualMachineEvaluator, interpreter: interpreterEvaluator, colorDiagnostics: colored
+            evaluator: virtualMachineEvaluator, interpreter: interpreterEvaluator,
+            colorDiagnostics: colorAllowed && isTerminal(2), colorOutput: colorAllowed && isTerminal(1)
         )
         .run(arguments: arguments, input: &input, output: &output, errorOutput: &errorOutput)
     }
@@ -196,6 +203,10 @@ struct Session<Input: CommandLineInput, Output: CommandLineOutput, ErrorOutput: 
             return try check(ParsedArguments(rest, for: .check))
         case Subcommand.actions.rawValue:
             return try actions(ParsedArguments(rest, for: .actions))
+        case Subcommand.filter.rawValue:
+            return try filter(ParsedArguments(rest, for: .filter))
+        case Subcommand.explain.rawValue:
+            return try explain(ParsedArguments(rest, for: .explain))
         default:
             let kind = first.hasPrefix("-") ? "option" : "subcommand"
             throw UsageError(message: "unknown \(kind) '\(first)'", subcommand: nil)
@@ -204,14 +215,14 @@ struct Session<Input: CommandLineInput, Output: CommandLineOutput, ErrorOutput: 
 
     // MARK: format and disasm
 
-    private enum ParsedRule {
+    enum ParsedRule {
         case predicate(Predicate)
         case expression(Expression)
     }
 
     /// Reads `<rule>` with `--args`, `--strict` and `--expression`, parses it and reports its
     /// warnings; `nil` once a problem has been reported (exit 2).
-    private mutating func parseRuleOperand(
+    mutating func parseRuleOperand(
         _ arguments: ParsedArguments, for subcommand: Subcommand
     ) throws(UsageError) -> (rule: String, parsed: ParsedRule)? {
         let rule = try singleRule(arguments, for: subcommand)
@@ -321,12 +332,26 @@ struct Session<Input: CommandLineInput, Output: CommandLineOutput, ErrorOutput: 
                 """)
             return 2
         }
+        let json = arguments.has("--json")
         do {
             let result = try evaluator(parsed.predicate, object, variables)
-            output.write(result ? "true\n" : "false\n")
+            if json {
+                output.write(JSON.object([("result", .bool(result)), ("error", .null)]).serialized + "\n")
+            } else {
+                output.write(result ? "true\n" : "false\n")
+            }
             return result ? 0 : 1
         } catch {
-            report([evaluationDiagnostic(error, source: rule)])
+            let diagnostic = evaluationDiagnostic(error, source: rule)
+            if json {
+                let members: [(key: String, value: JSON)] = [
+                    ("result", .null), ("error", .string(diagnostic.message)),
+                    ("start", .number(JSON.Number(Int64(diagnostic.range.lowerBound)))),
+                    ("end", .number(JSON.Number(Int64(diagnostic.range.upperBound)))),
+                ]
+                output.write(JSON.object(members).serialized + "\n")
+            }
+            report([diagnostic])
             return 2
         }
     }
@@ -360,7 +385,7 @@ struct Session<Input: CommandLineInput, Output: CommandLineOutput, ErrorOutput: 
 
     // MARK: Helpers
 
-    private func singleRule(_ arguments: ParsedArguments, for subcommand: Subcommand) throws(UsageError) -> String {
+    func singleRule(_ arguments: ParsedArguments, for subcommand: Subcommand) throws(UsageError) -> String {
         switch arguments.operands.count {
         case 0: throw UsageError(message: "missing rule", subcommand: subcommand)
         case 1: return arguments.operands[0]
@@ -371,7 +396,7 @@ struct Session<Input: CommandLineInput, Output: CommandLineOutput, ErrorOutput: 
         }
     }
 
-    private func argumentValues(_ text: String?) throws(CommandLineIOError) -> [Value] {
+    func argumentValues(_ text: String?) throws(CommandLineIOError) -> [Value] {
         guard let text else { return [] }
         guard case .array(let values) = try value(ofJSON: Array(text.utf8), from: "--args", expecting: "array") else {
             return []
@@ -379,14 +404,14 @@ struct Session<Input: CommandLineInput, Output: CommandLineOutput, ErrorOutput: 
         return values
     }
 
-    private func variableValues(_ text: String?) throws(CommandLineIOError) -> [String: Value] {
+    func variableValues(_ text: String?) throws(CommandLineIOError) -> [String: Value] {
         guard let text else { return [:] }
         guard case .dictionary(let values) = try value(ofJSON: Array(text.utf8), from: "--vars", expecting: "object")
         else { return [:] }
         return values
     }
 
-    private mutating func objectValue(_ source: String?) throws(CommandLineIOError) -> Value {
+    mutating func objectValue(_ source: String?) throws(CommandLineIOError) -> Value {
         guard let source else { return .nil }
         let bytes = source == "-" ? try readAll(from: &input) : try readFile(atPath: source)
         let origin = source == "-" ? "--object (standard input)" : "--object '\(source)'"

@@ -15,9 +15,21 @@ enum HelpText {
                 usage: predicate check <rule> [--json] [--context activation|interaction]
                        predicate check <Info.plist> [--json] [--plist]
                 """
-        case .actions: return "usage: predicate actions <Info.plist> --items FILE|- [--json]"
+        case .actions:
+            return """
+                usage: predicate actions <Info.plist> --items FILE|- [--json]
+                       predicate actions <Info.plist> --interaction FILE|- [--json]
+                """
+        case .filter:
+            return "usage: predicate filter <rule> --items FILE.jsonl|- [--count] [--chunk-size N] [--args JSON-ARRAY]"
+        case .explain:
+            return """
+                usage: predicate explain <rule> [--object FILE|- | --items FILE|-] [--vars JSON-OBJECT] [--args JSON-ARRAY]
+                                         [--json]
+                """
         case .help, nil:
-            return "usage: predicate <subcommand> [options]   (format, eval, disasm, check, actions, help)"
+            return
+                "usage: predicate <subcommand> [options]   (format, eval, disasm, check, actions, filter, explain, help)"
         }
     }
 
@@ -28,6 +40,8 @@ enum HelpText {
         case .disasm: return disasm
         case .check: return check
         case .actions: return actions
+        case .filter: return filter
+        case .explain: return explain
         case .help, nil: return main
         }
     }
@@ -51,19 +65,27 @@ enum HelpText {
                              and of every NSFileProviderUserInteractions entry.
           actions Info.plist --items FILE
                              Show which actions a selection of items enables, and why the
-                             others are hidden.
+                             others are hidden (--interaction FILE: which user-interaction
+                             alerts an operation triggers).
+          explain <rule> --object FILE
+                             Show the rule's tree with the value every part produced, and what
+                             short-circuit evaluation skipped: which clause made it false.
+          filter <rule> --items FILE.jsonl
+                             Stream the JSON lines (items) a rule matches, any file size.
           help [subcommand]  Show this help, or a subcommand's (same as <subcommand> --help).
 
         A rule is one argument; quote it for the shell:  predicate format 'name == "x"'
         Use -- before a rule that starts with '-':       predicate format -- '-1 < x'
 
         EXIT CODES
-          0  success (for eval: the rule is true)
-          1  the rule is false, or findings were reported
+          0  success (for eval and explain: the rule is true)
+          1  the rule is false, findings were reported, or nothing was shown or matched
           2  usage error, input error, or a rule that does not parse
+        Each subcommand's --help gives its own.
 
-        Diagnostics go to standard error, coloured only when it is a terminal and NO_COLOR is
-        not set.
+        Diagnostics go to standard error. Each stream is coloured only when it is a terminal and
+        NO_COLOR is not set; eval, check, actions and explain take --json for machine-readable
+        output.
         """
 
     static let format = """
@@ -95,7 +117,7 @@ enum HelpText {
 
         USAGE
           predicate eval <rule> [--object FILE|-] [--args JSON-ARRAY] [--vars JSON-OBJECT] [--strict]
-                                [--engine vm|interpreter]
+                                [--engine vm|interpreter] [--json]
           predicate eval --jsonl [--strict] [--engine vm|interpreter] < cases.jsonl
 
         SINGLE RULE
@@ -103,7 +125,9 @@ enum HelpText {
           standard input for -; no --object means the nil object). Prints true or false.
           Exit code: 0 true, 1 false, 2 parse, input or evaluation error. An evaluation error
           (an unknown key, values that cannot be ordered, ...) is reported like a syntax error,
-          with a caret under the sub-expression that failed.
+          with a caret under the sub-expression that failed. With --json, one JSON object:
+          {"result": true|false, "error": null} or {"result": null, "error": "...", "start",
+          "end"} (UTF-8 byte offsets of the failing text).
 
         JSON LINES (--jsonl)
           Reads standard input as JSON Lines, one test case per line:
@@ -165,6 +189,7 @@ enum HelpText {
           --args JSON-ARRAY  Values for the format specifiers, in order.
           --vars JSON-OBJECT Values for $variables.
           --jsonl            Process JSON Lines from standard input (see above).
+          --json             Write the single rule's result as JSON (see above).
           --engine NAME      vm (the default: compile to bytecode and run it) or interpreter
                              (the reference interpreter, which defines the meaning).
           --strict           Reject unparenthesised mixes of AND and OR instead of warning.
@@ -253,6 +278,7 @@ enum HelpText {
 
         USAGE
           predicate actions <Info.plist> --items FILE|- [--json]
+          predicate actions <Info.plist> --interaction FILE|- [--json]
 
         Reads the actions declared in NSExtensionFileProviderActions (anywhere under NSExtension)
         of an Info.plist in XML or binary form, compiles every activation rule once, and
@@ -274,14 +300,103 @@ enum HelpText {
             {"enabled": [identifier, ...],
              "actions": [{"identifier", "name", "enabled": true|false, "error": "..."|null}, ...]}
 
+        USER INTERACTIONS
+          With --interaction FILE, the NSFileProviderUserInteractions of the Info.plist are
+          evaluated for one operation (SPEC 5.4), given as a JSON object:
+            {"action": "Move", "sourceItems": [ITEM, ...], "destinationItem": ITEM,
+             "sourceItemsCount": 3, "domainUserInfo": {...}}
+          (all but "action" optional; action is Move, MoveOut, MoveIn, Copy, CopyOut, CopyIn,
+          Trash, Delete, Rename, Create or ExcludeFromSync). Each top-level rule runs once per
+          source item (once without sourceItem when there are none), with sourceItemsCount the
+          operation's count; a sub-interaction runs only when its parent matched, over the items
+          the parent matched, with sourceItemsCount their number. One line per entry: "alert"
+          (its rule matched an item, so its alert is shown), "no", or "skipped" (its parent
+          matched nothing); errors make the rule false for that item and are reported. With
+          --json, "interactions": [{"position", "title", "evaluated", "matched", "matchedItems",
+          "evaluations", "errors": [...]}, ...]. --items and --interaction can be combined.
+
         OPTIONS
-          --items FILE|-     The selection, as a JSON array of item objects. Required.
+          --items FILE|-     The selection, as a JSON array of item objects.
+          --interaction FILE|-
+                             An operation to evaluate the user interactions for.
           --json             Write JSON instead of text.
+          -h, --help         Show this help.
+        One of --items and --interaction is required. Output is coloured on a terminal.
+
+        EXIT CODES
+          0  at least one action is shown, or one interaction matched
+          1  no action is shown and no interaction matched
+          2  usage error, or an Info.plist, items or interaction file that cannot be read
+        """
+
+    static let filter = """
+        predicate filter - stream the items a rule matches
+
+        USAGE
+          predicate filter <rule> --items FILE.jsonl|- [--count] [--chunk-size N] [--args JSON-ARRAY]
+
+        Reads FILE.jsonl (standard input for -), one JSON value a line (usually an object of an
+        item's properties, SELF for the rule), and writes every line the rule matches, unchanged
+        and in order. Lines are read and evaluated a chunk at a time (4096 lines by default), so
+        the whole file is never in memory. Blank lines are skipped. An item on which the rule
+        fails to evaluate does not match (as an activation rule's error hides its action).
+
+        OPTIONS
+          --items FILE|-     The items, one JSON value a line. Required.
+          --count            Print only the number of matching lines.
+          --chunk-size N     Lines evaluated together (default 4096).
+          --args JSON-ARRAY  Values for format specifiers (%@, %K, ...) in the rule.
+          --strict           Make parser warnings errors.
           -h, --help         Show this help.
 
         EXIT CODES
-          0  at least one action is shown
-          1  no action is shown
-          2  usage error, or an Info.plist or items file that cannot be read
+          0  at least one line matched
+          1  no line matched
+          2  usage error, a rule that does not parse, or a line that is not valid JSON (reported
+             with its line number; the lines before it have been written)
+        """
+
+    static let explain = """
+        predicate explain - why a rule is true or false for an object
+
+        USAGE
+          predicate explain <rule> [--object FILE|- | --items FILE|-] [--vars JSON-OBJECT]
+                                   [--args JSON-ARRAY] [--json]
+
+        Evaluates the rule with the reference interpreter against the object (JSON; standard
+        input for -) and prints the rule as a tree: every sub-predicate with true or false, every
+        sub-expression with its value, SUBQUERY elements one by one (the first 20), the operands
+        AND, OR and TERNARY skipped (not evaluated), and where an error arose.
+
+          $ predicate explain 'isUploaded == NO AND documentSize > 1e6' --object item.json
+          false  isUploaded == NO AND documentSize > 1e6
+          ├─ true   isUploaded == NO
+          │  └─ isUploaded  = false
+          └─ false  documentSize > 1e6
+             └─ documentSize  = 5
+
+        OUTPUT
+          The tree as text (coloured on a terminal), or with --json one object:
+            {"rule", "result": true|false|null, "error": "..."|null, "tree": NODE}
+          NODE = {"kind", "text", "start", "end" (UTF-8 byte offsets), "outcome": "true"|"false"|
+          "value"|"error"|"skipped", "value"?, "error"?, "element"? (SUBQUERY), "children": [NODE]}
+
+        OPTIONS
+          --object FILE|-    The object (SELF), as JSON. Without it SELF is nil.
+          --items FILE|-     Instead of --object: a selection, as for predicate actions (a JSON
+                             array of File Provider items); SELF is the activation context
+                             {fileproviderItems: [items]}, so "why is my action hidden?" is
+                             answered with real items (an unknown key is an error, as on a device).
+          --vars JSON-OBJECT Variable bindings ($name).
+          --args JSON-ARRAY  Values for format specifiers in the rule.
+          --json             Write JSON instead of the text tree.
+          --strict           Make parser warnings errors.
+          -h, --help         Show this help.
+
+        EXIT CODES
+          0  the rule is true
+          1  the rule is false
+          2  usage or input error, a rule that does not parse, or an evaluation error (the tree
+             shows where; standard error shows it with a caret)
         """
 }

@@ -15,6 +15,16 @@ struct LineReader {
     static func forEachLine(
         in input: inout some CommandLineInput, _ body: (UnsafeBufferPointer<UInt8>) -> Void
     ) throws(CommandLineIOError) {
+        try forEachLineWhile(in: &input) { line in
+            body(line)
+            return true
+        }
+    }
+
+    /// Calls `body` with each line of `input`, without its line feed, until it returns false.
+    static func forEachLineWhile(
+        in input: inout some CommandLineInput, _ body: (UnsafeBufferPointer<UInt8>) -> Bool
+    ) throws(CommandLineIOError) {
         var buffer: [UInt8] = []
         buffer.reserveCapacity(chunkSize * 2)
         var lineStart = 0
@@ -25,14 +35,17 @@ struct LineReader {
         while true {
             let lineEnd = buffer.withUnsafeBufferPointer { firstLineFeed(in: $0, from: searchStart) }
             if let lineEnd {
-                buffer.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[lineStart..<lineEnd])) }
+                let more = buffer.withUnsafeBufferPointer {
+                    body(UnsafeBufferPointer(rebasing: $0[lineStart..<lineEnd]))
+                }
+                guard more else { return }
                 lineStart = lineEnd + 1
                 searchStart = lineStart
                 continue
             }
             if atEnd {
                 if lineStart < buffer.count {
-                    buffer.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[lineStart...])) }
+                    _ = buffer.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[lineStart...])) }
                 }
                 return
             }

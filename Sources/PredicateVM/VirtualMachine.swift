@@ -33,6 +33,14 @@ public struct VirtualMachine: Sendable {
     private var slots: [Value?] = []
     private var savedSlots: [[Value?]] = []
     private var frames: [SubqueryFrame] = []
+    /// Rule sets: memo slot values, valid when their stamp is this evaluation's.
+    private var memoValues: [Value] = []
+    private var memoStamps: [UInt64] = []
+    private var evaluationStamp: UInt64 = 0
+    /// Rule sets: the results `RULE_END` records, 64 rules a word, and the errors.
+    private var ruleBits: [UInt64] = []
+    private var ruleErrors: [(rule: Int, error: EvaluationError)] = []
+    private var initialSlots: [Value?] = []
 
     private static let operators = ComparisonOperator.allCases
     private static let quantifiers = Quantifier.allCases
@@ -65,6 +73,38 @@ public struct VirtualMachine: Sendable {
         }
         stack.reserveCapacity(program.maximumStackDepth)
         frames.reserveCapacity(program.maximumSubqueryDepth)
+        var memoCount = 0
+        var ruleCount = 0
+        for instruction in code {
+            switch instruction {
+            case .memoLoad(_, let slot): memoCount = max(memoCount, Int(slot) + 1)
+            case .memoStore(let slot): memoCount = max(memoCount, Int(slot) + 1)
+            case .ruleEnd(let rule): ruleCount = max(ruleCount, Int(rule) + 1)
+            default: break
+            }
+        }
+        memoValues = Array(repeating: .nil, count: memoCount)
+        memoStamps = Array(repeating: 0, count: memoCount)
+        ruleBits = Array(repeating: 0, count: (ruleCount + 63) / 64)
+    }
+
+    /// Evaluates every rule of a rule-set program (``Compiler/compileRuleSet(_:)``) with
+    /// `object` as `SELF`, in one pass.
+    ///
+    /// An error in one rule makes that rule false and is reported in the result's `errors`; the
+    /// other rules carry on.
+    public mutating func evaluateRules(
+        on object: Value, variables: [String: Value] = [:]
+    ) -> RuleSetResult {
+        for index in ruleBits.indices { ruleBits[index] = 0 }
+        if !ruleErrors.isEmpty { ruleErrors.removeAll(keepingCapacity: true) }
+        do throws(EvaluationError) {
+            guard program.kind == .ruleSet else { throw malformed("not a rule set") }
+            _ = try run(on: object, variables: variables)
+        } catch {
+            ruleErrors.append((rule: -1, error: error))
+        }
+        return RuleSetResult(bits: ruleBits, errors: ruleErrors)
     }
 
     /// Evaluates the predicate program with `object` as `SELF`.
@@ -140,6 +180,8 @@ public struct VirtualMachine: Sendable {
         if !savedSlots.isEmpty { savedSlots.removeAll(keepingCapacity: true) }
         if !slots.isEmpty { slots.removeAll(keepingCapacity: true) }
         for name in program.variables { slots.append(variables[name]) }
+        if !memoStamps.isEmpty { evaluationStamp &+= 1 }
+        if program.kind == .ruleSet { initialSlots = slots }
 
         // `SELF` as an object, opened once into a generic parameter: bound fields of its schema
         // are then read in place, without copying the value out of the enum at every key path.
@@ -169,7 +211,9 @@ public struct VirtualMachine: Sendable {
                 if try execute(instruction, &pc, object, host, hostSchema) { return pop() }
             } catch {
                 let site = pc - 1
-                throw site < program.sourceRanges.count ? error.at(program.sourceRanges[site]) : error
+                let located = site < program.sourceRanges.count ? error.at(program.sourceRanges[site]) : error
+                guard program.kind == .ruleSet, let resume = recover(after: site, located) else { throw located }
+                pc = resume
             }
         }
         throw malformed("ran past the end of the code")
@@ -321,8 +365,48 @@ public struct VirtualMachine: Sendable {
             return true
         case .fail(let message):
             throw EvaluationError(.unsupported, string(message))
+        case .memoLoad(let skip, let slot):
+            let slot = Int(slot)
+            if slot < memoStamps.count, memoStamps[slot] == evaluationStamp {
+                stack.append(memoValues[slot])
+                pc += Int(skip)
+            }
+        case .memoStore(let slot):
+            let slot = Int(slot)
+            if slot < memoStamps.count {
+                memoValues[slot] = stack.last ?? .nil
+                memoStamps[slot] = evaluationStamp
+            }
+        case .ruleEnd(let rule):
+            if try popBool() {
+                let rule = Int(rule)
+                if rule >> 6 < ruleBits.count { ruleBits[rule >> 6] |= 1 << UInt64(rule & 63) }
+            }
+        case .returnRules:
+            stack.append(.nil)
+            return true
         }
         return false
+    }
+
+    /// A rule set's error at `site` hides the rule it happened in: records it, clears what the
+    /// rule left behind (the verifier guarantees rules start with nothing open) and answers where
+    /// the next rule starts.
+    private mutating func recover(after site: Int, _ error: EvaluationError) -> Int? {
+        let code = program.code
+        var pc = site
+        while pc < code.count {
+            if case .ruleEnd(let rule) = code[pc] {
+                ruleErrors.append((rule: Int(rule), error: error))
+                stack.removeAll(keepingCapacity: true)
+                frames.removeAll(keepingCapacity: true)
+                savedSlots.removeAll(keepingCapacity: true)
+                slots = initialSlots
+                return pc + 1
+            }
+            pc += 1
+        }
+        return nil
     }
 
     private mutating func popArguments(_ count: Int) -> [Value] {
@@ -369,5 +453,35 @@ extension Program {
     ) throws(EvaluationError) -> Bool {
         var machine = VirtualMachine(program: self, environment: environment)
         return try machine.evaluate(on: object, variables: variables)
+    }
+}
+
+/// What a rule set answered for one input: which rules are true, and the errors that made others
+/// false.
+public struct RuleSetResult: Sendable {
+    /// Rule `r` is true when bit `r % 64` of word `r / 64` is set.
+    public let bits: [UInt64]
+    /// The rules that failed, in the order they failed, each with its error (source ranges point
+    /// into the rule set's source; rule -1 means the program itself could not run).
+    public let errors: [(rule: Int, error: EvaluationError)]
+
+    /// Creates a result.
+    public init(bits: [UInt64], errors: [(rule: Int, error: EvaluationError)]) {
+        self.bits = bits
+        self.errors = errors
+    }
+
+    /// Whether rule `rule` is true.
+    public func isSatisfied(_ rule: Int) -> Bool {
+        guard rule >= 0, rule >> 6 < bits.count else { return false }
+        return bits[rule >> 6] & (1 << UInt64(rule & 63)) != 0
+    }
+
+    /// Rules 0 to 63 as one mask: bit `r` for rule `r`.
+    public var mask: UInt64 { bits.first ?? 0 }
+
+    /// The error of rule `rule`, when it failed.
+    public func error(of rule: Int) -> EvaluationError? {
+        errors.first { $0.rule == rule }?.error
     }
 }

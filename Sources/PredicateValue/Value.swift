@@ -72,10 +72,11 @@ extension Value: Hashable {
         case .bool(let value): hasher.combine(value)
         case .int(let value): hasher.combine(value)
         case .uint(let value): hasher.combine(value)
-        case .double(let value): hasher.combine(value.isNaN ? Double.nan.bitPattern : value.bitPattern)
+        // `0.0 == -0.0`, so both must hash alike (a dictionary holding both would trap).
+        case .double(let value): hasher.combine(value.isNaN ? Double.nan.bitPattern : (value + 0.0).bitPattern)
         case .decimal(let value): hasher.combine(value)
         case .string(let value): hasher.combine(value.utf16.count)
-        case .date(let value): hasher.combine(value.isNaN ? Double.nan.bitPattern : value.bitPattern)
+        case .date(let value): hasher.combine(value.isNaN ? Double.nan.bitPattern : (value + 0.0).bitPattern)
         case .data(let value): hasher.combine(value)
         case .array(let value): hasher.combine(value)
         case .set(let value): hasher.combine(value.count)

@@ -13,7 +13,7 @@ import Testing
         .cast, .setOperation(1), .not, .jump(Int16.min), .jump(Int16.max), .jumpIfFalse(-1), .jumpIfFalseOrPop(2),
         .jumpIfTrueOrPop(-300), .jumpIfNil(0), .jumpIfFalse(0), .saveVariables, .restoreVariables,
         .subqueryBegin(exit: -2, variable: 255), .subqueryNext(9), .subqueryCollect(-5), .returnBool, .returnValue,
-        .fail(4),
+        .fail(4), .memoLoad(skip: -7, slot: 255), .memoStore(UInt16.max), .ruleEnd(3), .returnRules,
     ]
 
     @Test func encodedSizeIsFourBytes() throws {

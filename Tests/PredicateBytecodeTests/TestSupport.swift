@@ -125,6 +125,8 @@ enum Support {
             switch program.kind {
             case .predicate: return .value(.bool(try machine.evaluate(on: object, variables: variables)))
             case .expression: return .value(try machine.evaluateExpression(on: object, variables: variables))
+            case .ruleSet:
+                return .value(.array(machine.evaluateRules(on: object, variables: variables).bits.map(Value.uint)))
             }
         } catch {
             return .error(error.kind, error.message, error.range)

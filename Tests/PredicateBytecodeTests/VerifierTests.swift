@@ -282,6 +282,36 @@ import Testing
                 ]),
             VerificationError(instruction: 5, .inconsistentStackDepth(target: 2, expected: 0, found: 1))
         ),
+        (
+            "RULE_END outside a rule set",
+            Support.program([.pushConstant(0), .ruleEnd(0), .pushConstant(0), .returnBool]),
+            VerificationError(instruction: 1, .ruleInstructionOutsideRuleSet)
+        ),
+        (
+            "rule set ending with RETURN_BOOL",
+            Support.program([.pushConstant(0), .ruleEnd(0), .pushConstant(0), .returnBool], kind: .ruleSet),
+            VerificationError(instruction: 3, .wrongReturn(expected: .ruleSet))
+        ),
+        (
+            "RULE_END with a value under the result",
+            Support.program([.pushConstant(0), .pushConstant(0), .ruleEnd(0), .returnRules], kind: .ruleSet),
+            VerificationError(instruction: 2, .ruleEndNotAtTopLevel(depth: 2))
+        ),
+        (
+            "jump from one rule into the next",
+            Support.program(
+                [
+                    .pushConstant(0), .jumpIfFalseOrPop(2), .pushConstant(0), .ruleEnd(0), .pushConstant(0),
+                    .ruleEnd(1), .returnRules,
+                ],
+                kind: .ruleSet),
+            VerificationError(instruction: 1, .jumpAcrossRuleEnd(target: 4))
+        ),
+        (
+            "MEMO_LOAD whose two paths leave different depths",
+            Support.program([.memoLoad(skip: 0, slot: 0), .pushConstant(0), .returnBool]),
+            VerificationError(instruction: 0, .inconsistentStackDepth(target: 1, expected: 1, found: 0))
+        ),
     ]
 
     @Test(arguments: malformed.indices)

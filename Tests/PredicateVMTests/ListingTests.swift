@@ -95,6 +95,39 @@ import Testing
             """
         ),
         (
+            "rule set", "documentSize > 10 AND isUploaded == NO\nisUploaded == NO OR documentSize > 10",
+            """
+            ; rule set: documentSize > 10 AND isUploaded == NO
+            ;   isUploaded == NO OR documentSize > 10
+            ; 25 instructions (100 bytes), 2 constants, 2 key paths, 0 variables, stack 2
+            0000  MEMO_LOAD             m0, +4              ; computed: → 0005                     1:1
+            0001  SELF_KEYPATH          #0                  ; documentSize                         1:1
+            0002  PUSH_CONST            #0                  ; 10                                   1:16
+            0003  CMP                   >                   ;                                      1:1
+            0004  MEMO_STORE            m0                  ;                                      1:1
+            0005  JUMP_IF_FALSE_OR_POP  +5                  ; → 0011                               1:1
+            0006  MEMO_LOAD             m1, +4              ; computed: → 0011                     1:23
+            0007  SELF_KEYPATH          #1                  ; isUploaded                           1:23
+            0008  PUSH_CONST            #1                  ; NO                                   1:37
+            0009  CMP                   ==                  ;                                      1:23
+            0010  MEMO_STORE            m1                  ;                                      1:23
+            0011  RULE_END              r0                  ;                                      1:1
+            0012  MEMO_LOAD             m1, +4              ; computed: → 0017                     2:1
+            0013  SELF_KEYPATH          #1                  ; isUploaded                           2:1
+            0014  PUSH_CONST            #1                  ; NO                                   2:15
+            0015  CMP                   ==                  ;                                      2:1
+            0016  MEMO_STORE            m1                  ;                                      2:1
+            0017  JUMP_IF_TRUE_OR_POP   +5                  ; → 0023                               2:1
+            0018  MEMO_LOAD             m0, +4              ; computed: → 0023                     2:21
+            0019  SELF_KEYPATH          #0                  ; documentSize                         2:21
+            0020  PUSH_CONST            #0                  ; 10                                   2:36
+            0021  CMP                   >                   ;                                      2:21
+            0022  MEMO_STORE            m0                  ;                                      2:21
+            0023  RULE_END              r1                  ;                                      2:1
+            0024  RETURN_RULES                              ;                                      1:1
+            """
+        ),
+        (
             "expression", #"ANYKEY"#,
             """
             ; expression: ANYKEY
@@ -106,6 +139,12 @@ import Testing
     ]
 
     static func program(_ kind: String, _ rule: String) throws -> Program {
+        if kind == "rule set" {
+            let rules = try rule.split(separator: "\n").map { text in
+                (predicate: try PredicateParser.parsePredicate(String(text)).predicate, source: String(text))
+            }
+            return try Compiler.compileRuleSet(rules)
+        }
         if kind == "expression" {
             return try Compiler.compile(try PredicateParser.parseExpression(rule).expression, source: rule)
         }

@@ -1,0 +1,132 @@
+import PredicateBytecode
+import PredicateSemantics
+import PredicateSyntax
+import PredicateVM
+import PredicateValue
+
+/// Many rules compiled into one program that answers all of them in one pass: what a sync
+/// engine evaluates per item, or an extension per selection.
+///
+/// Work the rules share is done once per evaluation (each key path loaded once, each common
+/// sub-expression computed once), yet every rule answers exactly what it would alone: an error
+/// makes only its own rule false, and is reported.
+///
+/// ```swift
+/// let rules = RuleSet(rules: ["isUploaded == NO", "documentSize > 1e6 AND isUploaded == NO"])
+/// var evaluator = rules.makeEvaluator()
+/// let answer = evaluator.evaluate(on: .object(item))
+/// // answer.isSatisfied(1), answer.mask, answer.problems
+/// ```
+public struct RuleSet: Sendable {
+    /// The rules' texts, in order: rule `r` is bit `r`.
+    public let rules: [String]
+    /// The one program for all the rules (a rule that did not parse stands there as `FALSEPREDICATE`).
+    public let program: Program
+    /// Why a rule can never be true: it did not parse (by rule index).
+    public let problems: [Int: Diagnostic]
+    /// The key paths each rule reads (see ``Footprint``).
+    public let footprints: [[String]]
+    private let layout: RuleSetSource
+
+    /// The key paths any rule reads: an item change that touches none of them cannot change any
+    /// answer.
+    public var footprint: [String] { Array(Set(footprints.joined())).sorted() }
+
+    /// Parses, prepares (against `selfType`, when given) and compiles `rules`.
+    ///
+    /// - Throws: ``CompileError`` when the rules together exceed what one program can address.
+    public init(rules: [String], selfType: ValueType? = nil) throws(CompileError) {
+        var compiled: [(predicate: Predicate, source: String)] = []
+        var problems: [Int: Diagnostic] = [:]
+        var footprints: [[String]] = []
+        for (index, rule) in rules.enumerated() {
+            do throws(Diagnostic) {
+                var predicate = try PredicateParser.parsePredicate(rule).predicate
+                footprints.append(Footprint.keyPaths(of: predicate))
+                if let selfType { predicate = Binder.bind(predicate, selfType: selfType) }
+                compiled.append((predicate, rule))
+            } catch {
+                problems[index] = error
+                footprints.append([])
+                compiled.append((Predicate(.constant(false)), rule))
+            }
+        }
+        self.rules = rules
+        self.problems = problems
+        self.footprints = footprints
+        layout = RuleSetSource(sources: rules)
+        program = try Compiler.compileRuleSet(compiled)
+    }
+
+    /// A machine for this rule set; keep one per thread and reuse it.
+    public func makeEvaluator(environment: EvaluationEnvironment = EvaluationEnvironment()) -> Evaluator {
+        Evaluator(ruleSet: self, machine: VirtualMachine(program: program, environment: environment))
+    }
+
+    /// Evaluates the rule set for one input, with a fresh machine (keep an ``Evaluator`` to
+    /// evaluate many).
+    public func evaluate(on object: Value, variables: [String: Value] = [:]) -> RuleSetAnswer {
+        var evaluator = makeEvaluator()
+        return evaluator.evaluate(on: object, variables: variables)
+    }
+
+    /// Evaluates a rule set input after input, reusing its machine's scratch space.
+    public struct Evaluator: Sendable {
+        let ruleSet: RuleSet
+        var machine: VirtualMachine
+
+        /// Every rule's answer for each input of a batch (items, or selections), one pass each.
+        public mutating func evaluate(batch inputs: [Value], variables: [String: Value] = [:]) -> [RuleSetAnswer] {
+            inputs.map { evaluate(on: $0, variables: variables) }
+        }
+
+        /// Every rule's answer for `object` as `SELF`, in one pass.
+        public mutating func evaluate(on object: Value, variables: [String: Value] = [:]) -> RuleSetAnswer {
+            let result = machine.evaluateRules(on: object, variables: variables)
+            guard !result.errors.isEmpty || !ruleSet.problems.isEmpty else {
+                return RuleSetAnswer(bits: result.bits, problems: [])
+            }
+            var problems = ruleSet.problems.map { (rule: $0.key, diagnostic: $0.value) }
+            for (rule, error) in result.errors {
+                problems.append((rule, ruleSet.diagnostic(for: error, rule: rule)))
+            }
+            problems.sort { $0.rule < $1.rule }
+            return RuleSetAnswer(bits: result.bits, problems: problems)
+        }
+    }
+
+    /// An evaluation error as a diagnostic against its own rule's text.
+    func diagnostic(for error: EvaluationError, rule: Int) -> Diagnostic {
+        guard rule >= 0, rule < rules.count else {
+            return Diagnostic(.evaluationFailed(error.message), range: SourceRange(0, 0), source: "")
+        }
+        let source = rules[rule]
+        let start = layout.starts[rule]
+        let range =
+            error.range.map { SourceRange(max(0, $0.lowerBound - start), max(0, $0.upperBound - start)) }
+            ?? SourceRange(0, source.utf8.count)
+        return Diagnostic(.evaluationFailed(error.message), range: range, source: source)
+    }
+}
+
+/// Every rule's answer for one input.
+public struct RuleSetAnswer: Sendable {
+    /// Rule `r` is true when bit `r % 64` of word `r / 64` is set.
+    public let bits: [UInt64]
+    /// The rules that are false because of a problem (a parse or evaluation error), by rule index.
+    public let problems: [(rule: Int, diagnostic: Diagnostic)]
+
+    /// Whether rule `rule` is true.
+    public func isSatisfied(_ rule: Int) -> Bool {
+        guard rule >= 0, rule >> 6 < bits.count else { return false }
+        return bits[rule >> 6] & (1 << UInt64(rule & 63)) != 0
+    }
+
+    /// Rules 0 to 63 as one mask: bit `r` for rule `r`.
+    public var mask: UInt64 { bits.first ?? 0 }
+
+    /// Why rule `rule` is false, when a problem made it so.
+    public func problem(of rule: Int) -> Diagnostic? {
+        problems.first { $0.rule == rule }?.diagnostic
+    }
+}
