@@ -45,7 +45,7 @@ let package = Package(
         .target(
             name: "PredicateCommandLine",
             dependencies: [
-                "PredicateValue", "PredicateSyntax", "PredicateSemantics", "PredicateInterpreter", "PredicateBytecode",
+                "PredicateBatch", "PredicateValue", "PredicateSyntax", "PredicateSemantics", "PredicateInterpreter", "PredicateBytecode",
                 "PredicateVM", "PredicateFileProvider", "PredicateActions",
             ]),
         .executableTarget(name: "predicate", dependencies: ["PredicateCommandLine"]),

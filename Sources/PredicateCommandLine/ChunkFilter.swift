@@ -1,21 +1,18 @@
-import PredicateBytecode
-import PredicateVM
+import PredicateBatch
 import PredicateValue
 
 /// The one place `predicate filter` evaluates its rule: a chunk of items in, the indices of the
 /// matching ones out.
 ///
-/// Today it runs the scalar VM item by item; a batch engine can replace the body without
-/// touching the streaming around it. An item on which the rule fails to evaluate does not match
-/// (as an activation rule's error hides its action).
+/// A chunk is evaluated by the batch engine on every core: comparisons of a key path with a
+/// constant as loops over the chunk's columns, everything else on the scalar VM. An item on
+/// which the rule fails to evaluate does not match (as an activation rule's error hides its
+/// action).
 public enum ChunkFilter {
     /// The indices (ascending) of the items of `items` for which `program` is true.
-    public static func matchingIndices(_ program: Program, _ items: [Value]) -> [Int] {
-        var machine = VirtualMachine(program: program)
-        var matches: [Int] = []
-        for (index, item) in items.enumerated() where (try? machine.evaluate(on: item)) == true {
-            matches.append(index)
-        }
-        return matches
+    public static func matchingIndices(
+        _ program: BatchProgram, _ items: [Value], threads: Int = BatchProgram.allCores
+    ) -> [Int] {
+        program.evaluate(items, threads: threads).matchingRows
     }
 }

@@ -1,3 +1,4 @@
+import PredicateBatch
 import PredicateBytecode
 import PredicateSyntax
 import PredicateValue
@@ -23,7 +24,7 @@ extension Session {
         guard let itemsSource = arguments.options["--items"] else {
             throw UsageError(message: "missing --items FILE.jsonl (one JSON item a line)", subcommand: .filter)
         }
-        var chunkSize = 4096
+        var chunkSize = 16384
         if let text = arguments.options["--chunk-size"] {
             guard let size = Int(text), size > 0 else {
                 throw UsageError(message: "--chunk-size must be a positive number, got '\(text)'", subcommand: .filter)
@@ -74,7 +75,7 @@ extension Session {
 /// Reads JSON lines, evaluates them a chunk at a time through ``ChunkFilter``, and writes the
 /// matching lines as they were.
 struct FilterStreamer {
-    let program: Program
+    let program: BatchProgram
     let chunkSize: Int
     let origin: String
     var countOnly = false
@@ -86,7 +87,7 @@ struct FilterStreamer {
     private var lineNumber = 0
 
     init(program: Program, chunkSize: Int, origin: String) {
-        self.program = program
+        self.program = BatchProgram(program)
         self.chunkSize = chunkSize
         self.origin = origin
         lines.reserveCapacity(chunkSize)

@@ -337,14 +337,14 @@ enum HelpText {
 
         Reads FILE.jsonl (standard input for -), one JSON value a line (usually an object of an
         item's properties, SELF for the rule), and writes every line the rule matches, unchanged
-        and in order. Lines are read and evaluated a chunk at a time (4096 lines by default), so
-        the whole file is never in memory. Blank lines are skipped. An item on which the rule
+        and in order. Lines are read and evaluated a chunk at a time (16384 lines by default, by the
+        batch engine on every core), so the whole file is never in memory. Blank lines are skipped. An item on which the rule
         fails to evaluate does not match (as an activation rule's error hides its action).
 
         OPTIONS
           --items FILE|-     The items, one JSON value a line. Required.
           --count            Print only the number of matching lines.
-          --chunk-size N     Lines evaluated together (default 4096).
+          --chunk-size N     Lines evaluated together (default 16384).
           --args JSON-ARRAY  Values for format specifiers (%@, %K, ...) in the rule.
           --strict           Make parser warnings errors.
           -h, --help         Show this help.
