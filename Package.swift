@@ -85,6 +85,7 @@ let package = Package(
                 "PredicateBytecode", "PredicateVM", "PredicateSyntax", "PredicateSemantics", "PredicateValue",
             ]
         ),
+        .testTarget(name: "PredicateBenchTests", dependencies: ["predicate-bench"]),
         .testTarget(
             name: "PredicateCommandLineTests",
             dependencies: ["PredicateCommandLine", "PredicateSyntax", "PredicateValue"]

@@ -121,7 +121,11 @@ enum SVGChart {
                 guard
                     let ratio = divide(
                         result.nanosecondsPerItem(Engine.reference), result.nanosecondsPerItem(engine)), ratio > 0
-                else { continue }
+                else {
+                    let reason = result.engines.first { $0.engine == engine }?.unavailable ?? "—"
+                    svg.text("\(engine): \(reason)", x: px(1) + 3, y: barTop + barHeight - 1, size: 9, fill: "#999")
+                    continue
+                }
                 let (start, end) = (px(1), px(ratio))
                 svg.rect(
                     x: min(start, end), y: barTop, width: max(1, abs(end - start)), height: barHeight - 1,
@@ -154,11 +158,12 @@ struct SVGText {
     private var body = ""
 
     mutating func text(
-        _ content: String, x: Double, y: Double, size: Double, anchor: String = "start", weight: String = "normal"
+        _ content: String, x: Double, y: Double, size: Double, anchor: String = "start", weight: String = "normal",
+        fill: String = "#000"
     ) {
         body +=
             "<text x=\"\(format(x))\" y=\"\(format(y))\" font-size=\"\(format(size))\" text-anchor=\"\(anchor)\""
-            + " font-weight=\"\(weight)\">\(Self.escaped(content))</text>\n"
+            + " font-weight=\"\(weight)\" fill=\"\(fill)\">\(Self.escaped(content))</text>\n"
     }
 
     mutating func line(x1: Double, y1: Double, x2: Double, y2: Double, stroke: String) {
