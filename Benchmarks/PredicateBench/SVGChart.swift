@@ -123,7 +123,8 @@ enum SVGChart {
                         result.nanosecondsPerItem(Engine.reference), result.nanosecondsPerItem(engine)), ratio > 0
                 else {
                     let reason = result.engines.first { $0.engine == engine }?.unavailable ?? "—"
-                    svg.text("\(engine): \(reason)", x: px(1) + 3, y: barTop + barHeight - 1, size: 9, fill: "#999")
+                    let label = reason == "—" ? "not measured" : reason
+                    svg.text("\(engine): \(label)", x: px(1) + 3, y: barTop + barHeight - 1, size: 9, fill: "#999")
                     continue
                 }
                 let (start, end) = (px(1), px(ratio))
