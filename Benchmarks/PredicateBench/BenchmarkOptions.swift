@@ -92,7 +92,7 @@ struct BenchmarkOptions {
     var generatedItems: Int { max(items, scalingWorkloads.isEmpty ? 0 : sizes.last ?? 0) }
 
     /// Timed runs per measurement (the median is reported) and the minimum time per run.
-    var runs: Int { quick ? 2 : 3 }
+    var runs: Int { quick ? 2 : 5 }
     var minimumRunSeconds: Double { quick ? 0.001 : 0.02 }
 
     func includes(_ name: String) -> Bool {

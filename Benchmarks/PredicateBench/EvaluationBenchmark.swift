@@ -80,19 +80,24 @@ enum EvaluationBenchmark {
             var figures: [EngineFigures] = []
             var sampleCounts: [(String, Int)] = []
             var fullCounts: [(String, Int)] = []
+            var jobs: [(engine: String, runner: Runner, items: Int)] = []
             for engine in Engine.all {
-                let runner: Runner
                 switch engine.prepare(input) {
                 case .unavailable(let reason):
                     figures.append(EngineFigures(engine: engine.name, unavailable: reason, items: 0, timing: nil))
-                    continue
-                case .runner(let prepared): runner = prepared
+                case .runner(let runner):
+                    jobs.append((engine.name, runner, engine.scope == .sample ? sampleItems : items))
+                    figures.append(EngineFigures(engine: engine.name, unavailable: nil, items: 0, timing: nil))
                 }
-                let n = engine.scope == .sample ? sampleItems : items
-                let (matches, timing) = measure(runner, items: n, options: options)
-                figures.append(EngineFigures(engine: engine.name, unavailable: nil, items: n, timing: timing))
-                sampleCounts.append((engine.name, n == sampleItems ? matches : runner(sampleItems)))
-                if n == items { fullCounts.append((engine.name, matches)) }
+            }
+            let measured = measure(jobs.map { ($0.runner, $0.items) }, options: options)
+            for (job, (matches, timing)) in zip(jobs, measured) {
+                if let index = figures.firstIndex(where: { $0.engine == job.engine }) {
+                    figures[index] = EngineFigures(
+                        engine: job.engine, unavailable: nil, items: job.items, timing: timing)
+                }
+                sampleCounts.append((job.engine, job.items == sampleItems ? matches : job.runner(sampleItems)))
+                if job.items == items { fullCounts.append((job.engine, matches)) }
             }
             let sampleMatches = check(sampleCounts, workload: workload.name, items: sampleItems)
             let matches = fullCounts.isEmpty ? sampleMatches : check(fullCounts, workload: workload.name, items: items)
@@ -107,13 +112,25 @@ enum EvaluationBenchmark {
         return results
     }
 
-    /// Counts once (which also warms up), then times several runs; ns per item.
-    static func measure(_ runner: Runner, items n: Int, options: BenchmarkOptions) -> (matches: Int, timing: Timing) {
-        let matches = runner(n)
-        let timing = Timing.measure(
-            runs: options.runs, minimumSeconds: options.minimumRunSeconds, units: n, warmUp: false
-        ) { blackHole(runner(n)) }
-        return (matches, timing)
+    /// Each runner counts once (which also warms it up); then the timed runs go round the
+    /// engines, one run of each in turn, so that a burst of load from elsewhere on a shared
+    /// machine spreads over all engines instead of skewing one. ns per item.
+    static func measure(
+        _ jobs: [(runner: Runner, items: Int)], options: BenchmarkOptions
+    ) -> [(
+        matches: Int, timing: Timing
+    )] {
+        let counts = jobs.map { $0.runner($0.items) }
+        var samples = [[Double]](repeating: [], count: jobs.count)
+        for _ in 0..<options.runs {
+            for (index, job) in jobs.enumerated() {
+                samples[index].append(
+                    Timing.sample(minimumSeconds: options.minimumRunSeconds, units: job.items) {
+                        blackHole(job.runner(job.items))
+                    })
+            }
+        }
+        return zip(counts, samples).map { ($0, Timing(samples: $1)) }
     }
 
     /// The count every engine agrees on: the reference's if it ran, else the first engine's.

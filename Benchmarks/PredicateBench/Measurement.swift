@@ -33,20 +33,21 @@ struct Timing: Encodable {
         runs: Int, minimumSeconds: Double, units: Int, warmUp: Bool = true, _ body: () -> Void
     ) -> Timing {
         if warmUp { body() }
+        return Timing(samples: (0..<runs).map { _ in sample(minimumSeconds: minimumSeconds, units: units, body) })
+    }
+
+    /// One timed run: `body` repeated until it has taken at least `minimumSeconds`; ns per unit.
+    static func sample(minimumSeconds: Double, units: Int, _ body: () -> Void) -> Double {
         let clock = ContinuousClock()
-        var samples: [Double] = []
-        for _ in 0..<runs {
-            var repetitions = 0
-            let start = clock.now
-            var elapsed = Duration.zero
-            repeat {
-                body()
-                repetitions += 1
-                elapsed = clock.now - start
-            } while elapsed < .seconds(minimumSeconds)
-            samples.append(seconds(elapsed) * 1e9 / Double(repetitions * max(1, units)))
-        }
-        return Timing(samples: samples)
+        var repetitions = 0
+        let start = clock.now
+        var elapsed = Duration.zero
+        repeat {
+            body()
+            repetitions += 1
+            elapsed = clock.now - start
+        } while elapsed < .seconds(minimumSeconds)
+        return seconds(elapsed) * 1e9 / Double(repetitions * max(1, units))
     }
 }
 

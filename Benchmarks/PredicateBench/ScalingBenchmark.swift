@@ -25,16 +25,15 @@ enum ScalingBenchmark {
                 return (engine, nil)
             }
             for size in options.sizes where size <= dataset.items.count - 2 {
-                var counts: [(String, Int)] = []
-                var figures: [(engine: String, value: Double?)] = []
-                for (engine, runner) in runners {
-                    guard let runner, engine.scope == .all || size <= dataset.sampleLimit else {
-                        figures.append((engine.name, nil))
-                        continue
-                    }
-                    let (matches, timing) = EvaluationBenchmark.measure(runner, items: size, options: options)
-                    counts.append((engine.name, matches))
-                    figures.append((engine.name, timing.median))
+                let running = runners.compactMap { engine, runner -> (String, Runner)? in
+                    guard let runner, engine.scope == .all || size <= dataset.sampleLimit else { return nil }
+                    return (engine.name, runner)
+                }
+                let measured = EvaluationBenchmark.measure(running.map { ($0.1, size) }, options: options)
+                let counts = zip(running, measured).map { ($0.0.0, $0.1.matches) }
+                let figures = runners.map { engine, _ -> (engine: String, value: Double?) in
+                    let index = running.firstIndex { $0.0 == engine.name }
+                    return (engine.name, index.map { measured[$0].timing.median })
                 }
                 EvaluationBenchmark.check(counts, workload: workload.name, items: size)
                 points.append(Point(workload: workload.name, items: size, nanosecondsPerItem: figures))
