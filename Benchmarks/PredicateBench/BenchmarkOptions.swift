@@ -10,10 +10,11 @@ struct BenchmarkOptions {
     private var sampleOption: Int?
     private var sizesOption: [Int]?
     private var scalingOption: [String]?
+    private var runsOption: Int?
 
     static let usage = """
         usage: predicate-bench [--quick] [--filter NAME] [--items N] [--sample N] [--sizes N,N,…]
-                               [--scaling NAME,NAME,…] [--json FILE] [--svg FILE]
+                               [--scaling NAME,NAME,…] [--runs N] [--json FILE] [--svg FILE]
 
           --quick         small sizes and few runs, so CI can check that every benchmark still runs
           --filter NAME   only the workloads (and parse rules) whose name contains NAME
@@ -24,6 +25,7 @@ struct BenchmarkOptions {
                           in about 10 GiB); the slow engines stop at --sample
           --scaling LIST  workloads of the scaling sweep (default: numeric range,one selection: test bit);
                           "none" skips the sweep
+          --runs N        timed runs per figure, after the warm-up (default 5); the median is shown
           --json FILE     also write the figures as JSON
           --svg FILE      also draw the scaling and speed-up charts as an SVG image
           --help          this text
@@ -35,7 +37,7 @@ struct BenchmarkOptions {
             switch argument {
             case "--quick": quick = true
             case "--help", "-h": showHelp = true
-            case "--filter", "--json", "--svg", "--items", "--sample", "--sizes", "--scaling":
+            case "--filter", "--json", "--svg", "--items", "--sample", "--sizes", "--scaling", "--runs":
                 guard let value = remaining.popFirst() else {
                     problem = "\(argument) needs a value"
                     return
@@ -64,10 +66,14 @@ struct BenchmarkOptions {
             sizesOption = sizes.compactMap { $0 }
         default:
             guard let count = Self.count(value) else {
-                problem = "\(option) needs an item count between 1 and 100,000,000, not '\(value)'"
+                problem = "\(option) needs a whole number between 1 and 100,000,000, not '\(value)'"
                 return
             }
-            if option == "--items" { itemsOption = count } else { sampleOption = count }
+            switch option {
+            case "--items": itemsOption = count
+            case "--runs": runsOption = count
+            default: sampleOption = count
+            }
         }
     }
 
@@ -92,7 +98,7 @@ struct BenchmarkOptions {
     var generatedItems: Int { max(items, scalingWorkloads.isEmpty ? 0 : sizes.last ?? 0) }
 
     /// Timed runs per measurement (the median is reported) and the minimum time per run.
-    var runs: Int { quick ? 2 : 5 }
+    var runs: Int { runsOption ?? (quick ? 2 : 5) }
     var minimumRunSeconds: Double { quick ? 0.001 : 0.02 }
 
     func includes(_ name: String) -> Bool {

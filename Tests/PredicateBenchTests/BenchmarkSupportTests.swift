@@ -10,9 +10,9 @@ import Testing
     arguments: [
         (["--items", "1e6"], 1_000_000, nil),
         (["--items", "1_000"], 1_000, nil),
-        (["--items", "0"], nil, "--items needs an item count between 1 and 100,000,000, not '0'"),
-        (["--items", "2.5"], nil, "--items needs an item count between 1 and 100,000,000, not '2.5'"),
-        (["--items", "1e9"], nil, "--items needs an item count between 1 and 100,000,000, not '1e9'"),
+        (["--items", "0"], nil, "--items needs a whole number between 1 and 100,000,000, not '0'"),
+        (["--items", "2.5"], nil, "--items needs a whole number between 1 and 100,000,000, not '2.5'"),
+        (["--items", "1e9"], nil, "--items needs a whole number between 1 and 100,000,000, not '1e9'"),
         (["--items"], nil, "--items needs a value"),
         (["--bogus"], nil, "unknown option --bogus"),
     ] as [([String], Int?, String?)])
@@ -29,6 +29,8 @@ func itemCountOptions(arguments: [String], items: Int?, problem: String?) {
     #expect(options.sampleItems == 500)
     #expect(options.generatedItems == 10_000)
     #expect(BenchmarkOptions(arguments: ["--sizes", "1e3,x"]).problem != nil)
+    #expect(BenchmarkOptions(arguments: ["--runs", "9"]).runs == 9)
+    #expect(BenchmarkOptions(arguments: ["--quick"]).runs == 2)
     #expect(BenchmarkOptions(arguments: ["--scaling", "none"]).scalingWorkloads.isEmpty)
     #expect(BenchmarkOptions(arguments: ["--scaling", "none", "--items", "7"]).generatedItems == 7)
 }
