@@ -45,14 +45,16 @@ let package = Package(
         .target(
             name: "PredicateCommandLine",
             dependencies: [
-                "PredicateBatch", "PredicateValue", "PredicateSyntax", "PredicateSemantics", "PredicateInterpreter", "PredicateBytecode",
+                "PredicateBatch", "PredicateValue", "PredicateSyntax", "PredicateSemantics", "PredicateInterpreter",
+                "PredicateBytecode",
                 "PredicateVM", "PredicateFileProvider", "PredicateActions",
             ]),
         .executableTarget(name: "predicate", dependencies: ["PredicateCommandLine"]),
         .executableTarget(
             name: "predicate-bench",
             dependencies: [
-                "PredicateValue", "PredicateSyntax", "PredicateSemantics", "PredicateInterpreter", "PredicateBytecode",
+                "PredicateBatch", "PredicateValue", "PredicateSyntax", "PredicateSemantics", "PredicateInterpreter",
+                "PredicateBytecode",
                 "PredicateVM", "PredicateFileProvider",
             ],
             path: "Benchmarks/PredicateBench"
@@ -102,6 +104,7 @@ let package = Package(
                 "PredicateBytecode", "PredicateVM", "PredicateSyntax", "PredicateSemantics", "PredicateValue",
             ]
         ),
+        .testTarget(name: "PredicateBenchTests", dependencies: ["predicate-bench"]),
         .testTarget(
             name: "PredicateCommandLineTests",
             dependencies: ["PredicateCommandLine", "PredicateSyntax", "PredicateValue"]

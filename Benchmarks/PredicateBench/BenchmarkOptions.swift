@@ -4,15 +4,31 @@ struct BenchmarkOptions {
     var showHelp = false
     var filter: String?
     var jsonPath: String?
+    var svgPath: String?
     var problem: String?
+    private var itemsOption: Int?
+    private var sampleOption: Int?
+    private var sizesOption: [Int]?
+    private var scalingOption: [String]?
+    private var runsOption: Int?
 
     static let usage = """
-        usage: predicate-bench [--quick] [--filter NAME] [--json FILE]
+        usage: predicate-bench [--quick] [--filter NAME] [--items N] [--sample N] [--sizes N,N,…]
+                               [--scaling NAME,NAME,…] [--runs N] [--json FILE] [--svg FILE]
 
-          --quick        small sizes and few runs, so CI can check that every benchmark still runs
-          --filter NAME  only the workloads whose name contains NAME
-          --json FILE    also write the figures as JSON
-          --help         this text
+          --quick         small sizes and few runs, so CI can check that every benchmark still runs
+          --filter NAME   only the workloads (and parse rules) whose name contains NAME
+          --items N       items the fast engines run on (default 1,000,000; 1e6 is accepted)
+          --sample N      items the slow per-item engines (interpreter, vm, foundation_predicate)
+                          run on: the first N of the same items (default 50,000)
+          --sizes LIST    item counts of the scaling sweep (default 1e3,1e4,1e5,1e6; up to 1e7 fits
+                          in about 10 GiB); the slow engines stop at --sample
+          --scaling LIST  workloads of the scaling sweep (default: numeric range,one selection: test bit);
+                          "none" skips the sweep
+          --runs N        timed runs per figure, after the warm-up (default 5); the median is shown
+          --json FILE     also write the figures as JSON
+          --svg FILE      also draw the scaling and speed-up charts as an SVG image
+          --help          this text
         """
 
     init(arguments: [String]) {
@@ -21,12 +37,13 @@ struct BenchmarkOptions {
             switch argument {
             case "--quick": quick = true
             case "--help", "-h": showHelp = true
-            case "--filter", "--json":
+            case "--filter", "--json", "--svg", "--items", "--sample", "--sizes", "--scaling", "--runs":
                 guard let value = remaining.popFirst() else {
                     problem = "\(argument) needs a value"
                     return
                 }
-                if argument == "--filter" { filter = value } else { jsonPath = value }
+                set(argument, value)
+                if problem != nil { return }
             default:
                 problem = "unknown option \(argument)"
                 return
@@ -34,9 +51,55 @@ struct BenchmarkOptions {
         }
     }
 
+    private mutating func set(_ option: String, _ value: String) {
+        switch option {
+        case "--filter": filter = value
+        case "--json": jsonPath = value
+        case "--svg": svgPath = value
+        case "--scaling": scalingOption = value == "none" ? [] : value.split(separator: ",").map(String.init)
+        case "--sizes":
+            let sizes = value.split(separator: ",").map { Self.count(String($0)) }
+            guard !sizes.isEmpty, sizes.allSatisfy({ $0 != nil }) else {
+                problem = "--sizes needs item counts such as 1e3,1e4,100000, not '\(value)'"
+                return
+            }
+            sizesOption = sizes.compactMap { $0 }
+        default:
+            guard let count = Self.count(value) else {
+                problem = "\(option) needs a whole number between 1 and 100,000,000, not '\(value)'"
+                return
+            }
+            switch option {
+            case "--items": itemsOption = count
+            case "--runs": runsOption = count
+            default: sampleOption = count
+            }
+        }
+    }
+
+    /// `1000`, `1_000`, `1,000` or `1e3`; between 1 and 10⁸.
+    private static func count(_ text: String) -> Int? {
+        let digits = text.filter { $0 != "_" }
+        let value: Double?
+        if let integer = Int(digits) { value = Double(integer) } else { value = Double(digits) }
+        guard let value, value.isFinite, value >= 1, value <= 1e8, value == value.rounded() else { return nil }
+        return Int(value)
+    }
+
+    /// Items the `.all` engines run on.
+    var items: Int { itemsOption ?? (quick ? 20_000 : 1_000_000) }
+    /// Items the `.sample` engines run on.
+    var sampleItems: Int { min(items, sampleOption ?? (quick ? 2_000 : 50_000)) }
+    var sizes: [Int] { (sizesOption ?? (quick ? [1_000, 10_000] : [1_000, 10_000, 100_000, 1_000_000])).sorted() }
+    var scalingWorkloads: [String] {
+        scalingOption ?? ["numeric range", "one selection: test bit"]
+    }
+    /// How many items to generate: enough for the ladder and for the largest size of the sweep.
+    var generatedItems: Int { max(items, scalingWorkloads.isEmpty ? 0 : sizes.last ?? 0) }
+
     /// Timed runs per measurement (the median is reported) and the minimum time per run.
-    var runs: Int { quick ? 3 : 9 }
-    var minimumRunSeconds: Double { quick ? 0.005 : 0.05 }
+    var runs: Int { runsOption ?? (quick ? 2 : 5) }
+    var minimumRunSeconds: Double { quick ? 0.001 : 0.02 }
 
     func includes(_ name: String) -> Bool {
         guard let filter else { return true }

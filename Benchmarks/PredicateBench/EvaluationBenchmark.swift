@@ -1,209 +1,164 @@
 import Foundation
 import PredicateBytecode
 import PredicateFileProvider
-import PredicateInterpreter
 import PredicateSemantics
 import PredicateSyntax
-import PredicateVM
 import PredicateValue
 
-/// Evaluation: the reference interpreter, the scalar VM and hand-written Swift on the same items,
-/// rule by rule. Every engine's match count must equal the interpreter's, or the run stops.
+/// Evaluation: every engine on the same items, rule by rule. Every engine's match count must
+/// equal the interpreter's on the same items, or the run stops naming the rule.
 enum EvaluationBenchmark {
-    /// One rung of the ladder: a rule, what it runs on, and the same test written by hand.
-    struct Workload: Sendable {
-        enum Target: Sendable {
-            /// `SELF` is one item.
-            case item(@Sendable (FileProviderItem) -> Bool)
-            /// `SELF` is an activation context holding a selection of 1–3 items.
-            case selection(@Sendable ([FileProviderItem]) -> Bool)
-        }
-
-        let name: String
-        let rule: String
-        let target: Target
+    /// One engine's figures on one workload.
+    struct EngineFigures {
+        let engine: String
+        /// Why the engine has no figure, when it has none.
+        let unavailable: String?
+        let items: Int
+        let timing: Timing?
     }
 
-    private static let registry = UniformTypeRegistry.system
-    private static let matchesExpression = try? NSRegularExpression(
-        pattern: "^(?:[A-Za-z_]+ [0-9]+\\.txt)\\z", options: [.dotMatchesLineSeparators, .anchorsMatchLines])
-
-    static let ladder: [Workload] = [
-        Workload(name: "bool", rule: "isUploaded == NO", target: .item { !$0.isUploaded }),
-        Workload(
-            name: "numeric range", rule: "documentSize > 1e6 AND documentSize <= 5000000000",
-            target: .item { item in item.documentSize.map { Double($0) > 1e6 && $0 <= 5_000_000_000 } ?? false }),
-        Workload(
-            name: "suffix [c]", rule: "filename ENDSWITH[c] '.pdf'",
-            target: .item { $0.filename.lowercased().hasSuffix(".pdf") }),
-        Workload(
-            name: "contains [cd]", rule: "filename CONTAINS[cd] 'resume'",
-            target: .item {
-                $0.filename.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).contains("resume")
-            }),
-        Workload(
-            name: "userInfo key", rule: "userInfo.rank >= 3",
-            target: .item { item in
-                if case .int(let rank)? = item.userInfo?["rank"] { return rank >= 3 }
-                return false
-            }),
-        Workload(
-            name: "or of ands",
-            rule: "(isShared == YES AND isSharedByCurrentUser == NO) OR (isTrashed == NO AND favoriteRank != nil)",
-            target: .item { ($0.isShared && !$0.isSharedByCurrentUser) || (!$0.isTrashed && $0.favoriteRank != nil) }),
-        Workload(
-            name: "like [c]", rule: "filename LIKE[c] 'img_*'",
-            target: .item { $0.filename.lowercased().hasPrefix("img_") }),
-        Workload(
-            name: "matches", rule: "filename MATCHES '[A-Za-z_]+ [0-9]+\\\\.txt'",
-            target: .item { item in
-                let range = NSRange(item.filename.startIndex..., in: item.filename)
-                return matchesExpression?.firstMatch(in: item.filename, range: range) != nil
-            }),
-        Workload(
-            name: "uti", rule: "contentType.identifier UTI-CONFORMS-TO 'public.image'",
-            target: .item { item in
-                item.contentType.map { registry.conforms($0.identifier, to: "public.image") } ?? false
-            }),
-        Workload(
-            name: "any tags", rule: "ANY userInfo.tags IN {'red', 'green'}",
-            target: .item { item in
-                guard case .array(let tags)? = item.userInfo?["tags"] else { return false }
-                return tags.contains { $0 == .string("red") || $0 == .string("green") }
-            }),
-        Workload(
-            name: "activation: uploaded",
-            rule: "SUBQUERY(fileproviderItems, $fileproviderItem, $fileproviderItem.isUploaded == YES).@count > 0",
-            target: .selection { $0.contains { $0.isUploaded } }),
-        Workload(
-            name: "activation: test bit",
-            rule: "SUBQUERY(fileproviderItems, $i, $i.userInfo.\"com.example.testBit\" == YES).@count > 0",
-            target: .selection { items in items.contains { $0.userInfo?["com.example.testBit"] == .bool(true) } }),
-        Workload(
-            name: "activation: all folders",
-            rule: "SUBQUERY(fileproviderItems, $i, $i.contentType.identifier UTI-CONFORMS-TO 'public.folder').@count "
-                + "== fileproviderItems.@count",
-            target: .selection { items in
-                items.allSatisfy { item in
-                    item.contentType.map { registry.conforms($0.identifier, to: "public.folder") } ?? false
-                }
-            }),
-    ]
-
-    struct Result: Encodable {
+    struct Result {
         let name: String
         let rule: String
+        /// Items the `.all` engines ran on, and their match count.
         let items: Int
         let matches: Int
-        let nanosecondsPerItem: [String: Double]
-        let spreadPercent: [String: Double]
+        /// Items the `.sample` engines ran on (a prefix of the same items), and the count there.
+        let sampleItems: Int
+        let sampleMatches: Int
+        let engines: [EngineFigures]
         let compileMicroseconds: Double
+        /// Instructions and constants as serialized (no source text, no source ranges).
         let programBytes: Int
+        /// The whole serialized program, with its source text and ranges.
+        let serializedBytes: Int
+
+        func nanosecondsPerItem(_ engine: String) -> Double? {
+            engines.first { $0.engine == engine }?.timing?.median
+        }
     }
 
-    static func run(options: BenchmarkOptions) -> [Result] {
-        let count = options.quick ? 2_000 : 50_000
-        var generator = ItemGenerator(seed: 0x5EED)
-        let items = generator.items(count)
-        let itemValues = items.map { Value.object($0) }
-        let selections = (0..<count).map { index in Array(items[index..<min(count, index + 1 + index % 3)]) }
-        let selectionValues = selections.map { FileProviderContext.activation(selectedItems: $0) }
-        let itemType = ValueType.object(SchemaReference(FileProviderItem.schema))
-        let contextType = ValueType.record([
-            FileProviderContext.selectionKey: .array(itemType)
-        ])
-        let runs = options.quick ? 2 : 5
+    /// A workload parsed, bound and compiled, with the cost of binding and compiling.
+    struct Compiled {
+        let predicate: PredicateSyntax.Predicate
+        let program: Program
+        let compileMicroseconds: Double
+    }
 
+    static let itemType = ValueType.object(SchemaReference(FileProviderItem.schema))
+    static let contextType = ValueType.record([FileProviderContext.selectionKey: .array(itemType)])
+
+    static func compile(_ workload: Workload) -> Compiled {
+        let selfType: ValueType
+        if case .item = workload.shape { selfType = itemType } else { selfType = contextType }
+        let parsed: PredicateSyntax.Predicate
+        let program: Program
+        do {
+            parsed = try PredicateParser.parsePredicate(workload.rule).predicate
+            program = try Compiler.compile(Binder.bind(parsed, selfType: selfType), source: workload.rule)
+        } catch {
+            fail("benchmark rule '\(workload.name)' does not compile: \(error)")
+        }
+        let repetitions = 100
+        let start = ContinuousClock.now
+        for _ in 0..<repetitions {
+            blackHole(try? Compiler.compile(Binder.bind(parsed, selfType: selfType), source: workload.rule))
+        }
+        let elapsed = seconds(ContinuousClock.now - start)
+        return Compiled(predicate: parsed, program: program, compileMicroseconds: elapsed * 1e6 / Double(repetitions))
+    }
+
+    static func run(options: BenchmarkOptions, dataset: Dataset) -> [Result] {
+        let items = options.items
+        let sampleItems = min(options.sampleItems, items)
         var results: [Result] = []
-        for workload in ladder where options.includes(workload.name) {
-            let objects: [Value]
-            let selfType: ValueType
-            let native: () -> Int
-            switch workload.target {
-            case .item(let test):
-                (objects, selfType) = (itemValues, itemType)
-                native = { items.reduce(0) { $0 + (test($1) ? 1 : 0) } }
-            case .selection(let test):
-                (objects, selfType) = (selectionValues, contextType)
-                native = { selections.reduce(0) { $0 + (test($1) ? 1 : 0) } }
-            }
-            guard let parsed = try? PredicateParser.parsePredicate(workload.rule).predicate else {
-                print("benchmark rule '\(workload.name)' does not parse")
-                exit(1)
-            }
-            let interpreter = Interpreter()
-            let clock = ContinuousClock()
-            var program: Program?
-            let compileStart = clock.now
-            for _ in 0..<100 {
-                program = try? Compiler.compile(Binder.bind(parsed, selfType: selfType), source: workload.rule)
-            }
-            let compileTime = clock.now - compileStart
-            guard let program else {
-                print("benchmark rule '\(workload.name)' does not compile")
-                exit(1)
-            }
-            var machine = VirtualMachine(program: program, environment: interpreter.environment)
-
-            var counts: [String: Int] = [:]
-            let engines: [(String, () -> Int)] = [
-                (
-                    "interpreter",
-                    { objects.reduce(0) { $0 + ((try? interpreter.evaluate(parsed, on: $1)) == true ? 1 : 0) } }
-                ),
-                ("vm", { objects.reduce(0) { $0 + ((try? machine.evaluate(on: $1)) == true ? 1 : 0) } }),
-                ("native_rows", native),
-            ]
-            var timings: [String: Timing] = [:]
-            for (engine, body) in engines {
-                counts[engine] = body()
-                var samples: [Double] = []
-                for _ in 0..<runs {
-                    let start = clock.now
-                    blackHole(body())
-                    let elapsed = clock.now - start
-                    samples.append(nanoseconds(elapsed) / Double(objects.count))
+        for workload in WorkloadLadder.all where options.includes(workload.name) {
+            let compiled = compile(workload)
+            let input = EngineInput(
+                workload: workload, predicate: compiled.predicate, program: compiled.program,
+                environment: EvaluationEnvironment(), dataset: dataset)
+            var figures: [EngineFigures] = []
+            var sampleCounts: [(String, Int)] = []
+            var fullCounts: [(String, Int)] = []
+            var jobs: [(engine: String, runner: Runner, items: Int)] = []
+            for engine in Engine.all {
+                switch engine.prepare(input) {
+                case .unavailable(let reason):
+                    figures.append(EngineFigures(engine: engine.name, unavailable: reason, items: 0, timing: nil))
+                case .runner(let runner):
+                    jobs.append((engine.name, runner, engine.scope == .sample ? sampleItems : items))
+                    figures.append(EngineFigures(engine: engine.name, unavailable: nil, items: 0, timing: nil))
                 }
-                timings[engine] = Timing(samples: samples)
             }
-            let expected = counts["interpreter"] ?? -1
-            for (engine, matches) in counts where matches != expected {
-                print("MISMATCH on '\(workload.name)': \(engine) found \(matches) matches, the interpreter \(expected)")
-                exit(1)
+            let measured = measure(jobs.map { ($0.runner, $0.items) }, options: options)
+            for (job, (matches, timing)) in zip(jobs, measured) {
+                if let index = figures.firstIndex(where: { $0.engine == job.engine }) {
+                    figures[index] = EngineFigures(
+                        engine: job.engine, unavailable: nil, items: job.items, timing: timing)
+                }
+                sampleCounts.append((job.engine, job.items == sampleItems ? matches : job.runner(sampleItems)))
+                if job.items == items { fullCounts.append((job.engine, matches)) }
             }
+            let sampleMatches = check(sampleCounts, workload: workload.name, items: sampleItems)
+            let matches = fullCounts.isEmpty ? sampleMatches : check(fullCounts, workload: workload.name, items: items)
             results.append(
                 Result(
-                    name: workload.name, rule: workload.rule, items: objects.count, matches: expected,
-                    nanosecondsPerItem: timings.mapValues(\.median), spreadPercent: timings.mapValues(\.spreadPercent),
-                    compileMicroseconds: nanoseconds(compileTime) / 100 / 1000, programBytes: program.codeSize))
+                    name: workload.name, rule: workload.rule, items: fullCounts.isEmpty ? sampleItems : items,
+                    matches: matches, sampleItems: sampleItems, sampleMatches: sampleMatches, engines: figures,
+                    compileMicroseconds: compiled.compileMicroseconds,
+                    programBytes: programBytes(compiled.program),
+                    serializedBytes: (try? compiled.program.serialized().count) ?? 0))
         }
         return results
     }
 
-    static func nanoseconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) * 1e9 + Double(duration.components.attoseconds) / 1e9
+    /// Each runner counts once (which also warms it up); then the timed runs go round the
+    /// engines, one run of each in turn, so that a burst of load from elsewhere on a shared
+    /// machine spreads over all engines instead of skewing one. ns per item.
+    static func measure(
+        _ jobs: [(runner: Runner, items: Int)], options: BenchmarkOptions
+    ) -> [(
+        matches: Int, timing: Timing
+    )] {
+        let counts = jobs.map { $0.runner($0.items) }
+        var samples = [[Double]](repeating: [], count: jobs.count)
+        for _ in 0..<options.runs {
+            for (index, job) in jobs.enumerated() {
+                samples[index].append(
+                    Timing.sample(minimumSeconds: options.minimumRunSeconds, units: job.items) {
+                        blackHole(job.runner(job.items))
+                    })
+            }
+        }
+        return zip(counts, samples).map { ($0, Timing(samples: $1)) }
     }
 
-    static func printTable(_ results: [Result]) {
-        guard !results.isEmpty else { return }
-        print("\nEvaluation, \(results[0].items) objects (median ns/object; interpreter ÷ vm and vm ÷ native)")
-        print(
-            column("rule", width: 26)
-                + "matches   interpreter        vm    native   interp/vm  vm/native  compile µs  bytes")
-        var speedups: [Double] = []
-        for result in results {
-            let interpreter = result.nanosecondsPerItem["interpreter"] ?? .nan
-            let vm = result.nanosecondsPerItem["vm"] ?? .nan
-            let native = result.nanosecondsPerItem["native_rows"] ?? .nan
-            speedups.append(interpreter / vm)
-            print(
-                column(result.name, width: 26) + column(Double(result.matches), decimals: 0, width: 7)
-                    + column(interpreter, width: 14) + column(vm, width: 10) + column(native, width: 10)
-                    + column(interpreter / vm, decimals: 2, width: 12) + column(vm / native, decimals: 1, width: 11)
-                    + column(result.compileMicroseconds, decimals: 1, width: 12)
-                    + column(Double(result.programBytes), decimals: 0, width: 7))
+    /// The count every engine agrees on: the reference's if it ran, else the first engine's.
+    /// A disagreement stops the run.
+    @discardableResult
+    static func check(_ counts: [(String, Int)], workload: String, items: Int) -> Int {
+        guard let expected = counts.first(where: { $0.0 == Engine.reference }) ?? counts.first else { return 0 }
+        for (engine, matches) in counts where matches != expected.1 {
+            fail(
+                "MISMATCH on '\(workload)' (first \(items) items): \(engine) found \(matches) matches, "
+                    + "\(expected.0) \(expected.1)")
         }
-        let geometricMean = exp(speedups.map { log($0) }.reduce(0, +) / Double(speedups.count))
-        print("interpreter ÷ vm, geometric mean: \(column(geometricMean, decimals: 2, width: 0))×")
+        return expected.1
     }
+
+    /// The bytes of the program a VM needs: code, constants, key paths, variables and limits as
+    /// serialized, without the source text and source ranges kept for error messages.
+    static func programBytes(_ program: Program) -> Int {
+        let bare = Program(
+            kind: program.kind, code: program.code, constants: program.constants, keyPaths: program.keyPaths,
+            variables: program.variables, sourceRanges: [], maximumStackDepth: program.maximumStackDepth,
+            maximumSubqueryDepth: program.maximumSubqueryDepth, source: "")
+        return (try? bare.serialized().count) ?? program.codeSize
+    }
+}
+
+/// Stops the run with a message on standard error.
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("predicate-bench: \(message)\n".utf8))
+    exit(1)
 }

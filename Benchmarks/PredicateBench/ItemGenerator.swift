@@ -4,6 +4,9 @@ import PredicateValue
 
 /// Deterministic File Provider items with a realistic mix: nils, non-ASCII file names, userInfo
 /// with mixed types, content types from the type table.
+///
+/// The items come in one fixed sequence, so the first `n` items of a larger run are the items of a
+/// run of `n`: the prefix the slow engines measure is the data the fast ones start with.
 struct ItemGenerator {
     private var state: UInt64
 
@@ -21,6 +24,7 @@ struct ItemGenerator {
     private mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
     private mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
 
+    // A third of the stems are not ASCII (accents, umlauts, CJK), as in real sync roots.
     private static let stems = [
         "report", "Résumé", "IMG_0042", "notes", "Budget 2026", "Übersicht", "写真", "scan", "draft", "invoice",
         "Präsentation", "photo", "archive", "README", "résumé final",
@@ -38,7 +42,7 @@ struct ItemGenerator {
         let stem = Self.stems[below(Self.stems.count)]
         let name = ext.isEmpty ? "\(stem) \(index)" : "\(stem) \(index).\(chance(20) ? ext.uppercased() : ext)"
         var item = FileProviderItem(itemIdentifier: "id-\(index)", parentItemIdentifier: "root", filename: name)
-        item.contentType = UniformType(type)
+        item.contentType = chance(3) ? nil : UniformType(type)
         item.isUploaded = chance(70)
         item.isDownloaded = chance(60)
         item.isShared = chance(25)
@@ -51,9 +55,12 @@ struct ItemGenerator {
         item.favoriteRank = chance(10) ? UInt64(below(100)) : nil
         if chance(80) {
             var info: [String: Value] = [:]
-            if chance(70) { info["rank"] = .int(Int64(below(10))) }
+            // Providers are not consistent about types: a few ranks are strings, which a rule
+            // comparing `rank >= 3` must survive (it is an error, so the item does not match).
+            if chance(70) { info["rank"] = chance(3) ? .string("\(below(10))") : .int(Int64(below(10))) }
             if chance(30) { info["com.example.testBit"] = .bool(chance(50)) }
             if chance(50) { info["owner"] = .string(chance(50) ? "alice" : "bob") }
+            if chance(20) { info["score"] = .double(Double(below(1000)) / 10) }
             if chance(40) {
                 info["tags"] = .array((0..<below(3)).map { _ in .string(Self.tags[below(Self.tags.count)]) })
             }

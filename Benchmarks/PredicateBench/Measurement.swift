@@ -5,38 +5,49 @@ struct Timing: Encodable {
     /// Nanoseconds per unit of work (one rule parsed, one item evaluated, …), per run.
     let samples: [Double]
 
-    var median: Double {
+    var median: Double { quantile(0.5) }
+    var minimum: Double { samples.min() ?? .nan }
+    var maximum: Double { samples.max() ?? .nan }
+
+    /// The `fraction` quantile of the samples, interpolating between neighbours.
+    func quantile(_ fraction: Double) -> Double {
         let sorted = samples.sorted()
-        guard !sorted.isEmpty else { return .nan }
-        let middle = sorted.count / 2
-        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+        guard let first = sorted.first else { return .nan }
+        let position = fraction * Double(sorted.count - 1)
+        let lower = Int(position.rounded(.down))
+        let upper = min(lower + 1, sorted.count - 1)
+        guard lower >= 0, lower < sorted.count else { return first }
+        return sorted[lower] + (sorted[upper] - sorted[lower]) * (position - Double(lower))
     }
 
     /// (max - min) / median, as a percentage: how much the runs disagreed.
     var spreadPercent: Double {
-        guard let low = samples.min(), let high = samples.max(), median > 0 else { return .nan }
-        return (high - low) / median * 100
+        guard median > 0 else { return .nan }
+        return (maximum - minimum) / median * 100
     }
 
-    /// Times `body`, which does `units` units of work per call: one warm-up, then `runs` runs,
-    /// each repeating `body` until it has taken at least `minimumSeconds`.
-    static func measure(runs: Int, minimumSeconds: Double, units: Int, _ body: () -> Void) -> Timing {
-        body()
+    /// Times `body`, which does `units` units of work per call: a warm-up call unless the caller
+    /// has just made one, then `runs` runs, each repeating `body` until it has taken at least
+    /// `minimumSeconds` (so that tiny workloads are not timed below the clock's resolution).
+    static func measure(
+        runs: Int, minimumSeconds: Double, units: Int, warmUp: Bool = true, _ body: () -> Void
+    ) -> Timing {
+        if warmUp { body() }
+        return Timing(samples: (0..<runs).map { _ in sample(minimumSeconds: minimumSeconds, units: units, body) })
+    }
+
+    /// One timed run: `body` repeated until it has taken at least `minimumSeconds`; ns per unit.
+    static func sample(minimumSeconds: Double, units: Int, _ body: () -> Void) -> Double {
         let clock = ContinuousClock()
-        var samples: [Double] = []
-        for _ in 0..<runs {
-            var repetitions = 0
-            let start = clock.now
-            var elapsed = Duration.zero
-            repeat {
-                body()
-                repetitions += 1
-                elapsed = clock.now - start
-            } while elapsed < .seconds(minimumSeconds)
-            let nanoseconds = Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
-            samples.append(nanoseconds / Double(repetitions * max(1, units)))
-        }
-        return Timing(samples: samples)
+        var repetitions = 0
+        let start = clock.now
+        var elapsed = Duration.zero
+        repeat {
+            body()
+            repetitions += 1
+            elapsed = clock.now - start
+        } while elapsed < .seconds(minimumSeconds)
+        return seconds(elapsed) * 1e9 / Double(repetitions * max(1, units))
     }
 }
 
@@ -53,6 +64,11 @@ struct MachineDescription: Encodable {
     let memoryGiB: Double
     let os: String
     let swift: String
+
+    enum CodingKeys: String, CodingKey {
+        case cpu, cores, os, swift
+        case memoryGiB = "memory_gib"
+    }
 
     static func current() -> MachineDescription {
         let info = ProcessInfo.processInfo

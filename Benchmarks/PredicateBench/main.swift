@@ -1,8 +1,7 @@
 import Foundation
-import PredicateSyntax
-import PredicateValue
+import PredicateFileProvider
 
-// predicate-bench: measures the pipeline stage by stage and prints one table.
+// predicate-bench: measures the pipeline stage by stage and prints one table per stage.
 // Figures are medians over several timed runs after a warm-up; compare ratios within one run,
 // since absolute times on a shared machine move between runs.
 
@@ -22,18 +21,42 @@ print(options.quick ? "quick mode: small sizes, few runs (for CI; figures are no
 
 let parseResults = ParseBenchmark.run(options: options)
 ParseBenchmark.printTable(parseResults)
-let evaluationResults = EvaluationBenchmark.run(options: options)
-EvaluationBenchmark.printTable(evaluationResults)
+
+let dataset = Dataset(count: options.generatedItems, sampleLimit: options.sampleItems)
+let evaluationResults = EvaluationBenchmark.run(options: options, dataset: dataset)
+EvaluationTable.print(evaluationResults, runs: options.runs)
+let scalingPoints = ScalingBenchmark.run(options: options, dataset: dataset)
+ScalingBenchmark.printTable(scalingPoints)
 RuleSetBenchmark.run(quick: options.quick)
-print("peak memory: \(column(peakMemoryMiB(), width: 0)) MiB")
+
+print(
+    "\nData preparation (not part of any figure; an item is \(MemoryLayout<FileProviderItem>.stride) bytes in the array):"
+)
+for (label, seconds) in dataset.buildSeconds {
+    print("  \(column(label, width: 40)) \(column(seconds, decimals: 2, width: 7)) s")
+}
+let peakMemory = peakMemoryMiB()
+print("peak memory: \(column(peakMemory, decimals: 0, width: 0)) MiB (ru_maxrss)")
 
 if let path = options.jsonPath {
-    let report = BenchmarkReport(machine: machine, parse: parseResults, evaluation: evaluationResults)
+    let report = BenchmarkReport(
+        machine: machine, workloads: evaluationResults.map(BenchmarkReport.WorkloadEntry.init),
+        parse: parseResults, scaling: scalingPoints.map(BenchmarkReport.ScalingEntry.init),
+        buildSeconds: Dictionary(dataset.buildSeconds, uniquingKeysWith: { first, _ in first }),
+        peakMemoryMiB: peakMemory, runs: options.runs)
     do {
         try report.write(to: path)
-        print("\nwrote \(path)")
+        print("wrote \(path)")
     } catch {
-        FileHandle.standardError.write(Data("predicate-bench: cannot write \(path): \(error)\n".utf8))
-        exit(2)
+        fail("cannot write \(path): \(error)")
+    }
+}
+if let path = options.svgPath {
+    let image = SVGChart.render(results: evaluationResults, scaling: scalingPoints, machine: machine)
+    do {
+        try image.write(toFile: path, atomically: true, encoding: .utf8)
+        print("wrote \(path)")
+    } catch {
+        fail("cannot write \(path): \(error)")
     }
 }

@@ -66,6 +66,88 @@ public struct BatchProgram: Sendable {
             environment: environment, threads: threads)
     }
 
+    /// Evaluates an activation rule once, for the selection of every row of `batch` (the context
+    /// `{contextKey: [row 0, row 1, …]}`), without building that context when the rule is
+    /// `SUBQUERY(contextKey, $v, inner).@count op k`: `inner` then runs as a batch over the rows'
+    /// columns on `threads` threads. Any other rule is evaluated on the context itself.
+    ///
+    /// - Returns: The rule's answer, or the error that hides the action.
+    public func evaluateSelection(
+        _ batch: ColumnBatch, contextKey: String = "fileproviderItems", variables: [String: Value] = [:],
+        threads: Int = 1
+    ) -> Result<Bool, EvaluationError> {
+        func context() -> Value { .dictionary([contextKey: .array((0..<batch.count).map(batch.row))]) }
+        guard case .subquery(let leaf) = plan.root, plan.columns[leaf.collection].count == 1,
+            plan.columns[leaf.collection][0].key == contextKey
+        else {
+            let result = evaluate([context()], variables: variables, threads: 1)
+            return result.errors.first.map { .failure($0.error) } ?? .success(result.matches(0))
+        }
+        // `SELF` only matters to clauses of the inner predicate that run on the scalar VM.
+        let needsContext = leaf.inner.readsEvaluatedObject
+        let inner = BatchEvaluation.run(
+            leaf.inner, on: batch,
+            binding: RowBinding(
+                evaluatedObject: .fixed(needsContext ? context() : .nil), variable: leaf.variable, variables: variables),
+            environment: environment, threads: threads)
+        if let first = inner.errors.first { return .failure(first.error) }
+        return leaf.outcome(count: inner.matchCount, of: batch.count, environment: environment)
+    }
+
+    /// Evaluates an activation rule once per selection, each selection being a range of the
+    /// batch's rows (the context `{contextKey: [rows in the range]}`); row `s` of the result is
+    /// selection `s`'s answer.
+    ///
+    /// For `SUBQUERY(contextKey, $v, inner).@count op k` whose inner predicate does not read
+    /// `SELF`, `inner` runs once per row over the columns, and each selection's count is summed
+    /// from those answers (a selection fails with the error of its first failing row, where the
+    /// scalar `SUBQUERY` stops). Any other rule is evaluated on each selection's context.
+    public func evaluateSelections(
+        _ batch: ColumnBatch, ranges: [Range<Int>], contextKey: String = "fileproviderItems",
+        variables: [String: Value] = [:], threads: Int = 1
+    ) -> BatchResult {
+        let ranges = ranges.map { $0.clamped(to: 0..<batch.count) }
+        guard case .subquery(let leaf) = plan.root, plan.columns[leaf.collection].count == 1,
+            plan.columns[leaf.collection][0].key == contextKey, !leaf.inner.readsEvaluatedObject
+        else {
+            let contexts = ranges.map { range in Value.dictionary([contextKey: .array(range.map(batch.row))]) }
+            return evaluate(contexts, variables: variables, threads: threads)
+        }
+        let inner = BatchEvaluation.run(
+            leaf.inner, on: batch,
+            binding: RowBinding(evaluatedObject: .fixed(.nil), variable: leaf.variable, variables: variables),
+            environment: environment, threads: threads)
+        // Matches before each row, and the first failing row at or after each row.
+        var before = [Int](repeating: 0, count: batch.count + 1)
+        for row in 0..<batch.count { before[row + 1] = before[row] + (inner.matches(row) ? 1 : 0) }
+        var failureAt = [Int](repeating: batch.count, count: batch.count + 1)
+        var failures: [Int: EvaluationError] = [:]
+        for failure in inner.errors { failures[failure.row] = failure.error }
+        for row in stride(from: batch.count - 1, through: 0, by: -1) {
+            failureAt[row] = failures[row] == nil ? failureAt[row + 1] : row
+        }
+        var words = [UInt64](repeating: 0, count: (ranges.count + 63) / 64)
+        var errors: [BatchResult.RowError] = []
+        var outcomes: [Pair: Result<Bool, EvaluationError>] = [:]
+        for (index, range) in ranges.enumerated() {
+            let firstFailure = failureAt[range.lowerBound]
+            if firstFailure < range.upperBound, let error = failures[firstFailure] {
+                errors.append(BatchResult.RowError(row: index, error: error))
+                continue
+            }
+            let count = before[range.upperBound] - before[range.lowerBound]
+            let key = Pair(count: count, total: range.count)
+            let outcome = outcomes[key] ?? leaf.outcome(count: count, of: range.count, environment: environment)
+            outcomes[key] = outcome
+            switch outcome {
+            case .success(true): words[index >> 6] |= 1 << UInt64(index & 63)
+            case .success(false): break
+            case .failure(let error): errors.append(BatchResult.RowError(row: index, error: error))
+            }
+        }
+        return BatchResult(count: ranges.count, bitmap: words, errors: errors)
+    }
+
     /// The key paths ``evaluateEachAlone(_:contextKey:variables:threads:)`` reads from each item:
     /// the columns of a ``ColumnBatch`` of items for it.
     public var eachAloneKeyPaths: [[KeyComponent]] {
@@ -74,8 +156,18 @@ public struct BatchProgram: Sendable {
         return paths
     }
 
+    /// The key paths ``evaluateSelection(_:contextKey:variables:threads:)`` reads from each row
+    /// (the same as ``eachAloneKeyPaths``).
+    public var selectionKeyPaths: [[KeyComponent]] { eachAloneKeyPaths }
+
     /// The plan, one node a line: which clauses run as vector kernels and which on the scalar VM.
     public var planDescription: String { plan.description }
+}
+
+/// A selection's count of matches and of items: what its answer depends on.
+private struct Pair: Hashable {
+    let count: Int
+    let total: Int
 }
 
 /// Runs a plan over a batch on one or more threads.

@@ -322,16 +322,14 @@ final class BatchWorker {
                 fail(row, first.error)
                 continue
             }
-            do {
-                if try ComparisonOperators.evaluate(
-                    leaf.op, .int(Int64(inner.matchCount)), leaf.constant, quantifier: .direct, options: leaf.options,
-                    environment: environment)
-                {
-                    output[kept] = Int32(truncatingIfNeeded: row)
-                    kept += 1
-                }
-            } catch {
-                fail(row, leaf.site.map(error.at) ?? error)
+            switch leaf.outcome(count: inner.matchCount, of: elements.count, environment: environment) {
+            case .success(true):
+                output[kept] = Int32(truncatingIfNeeded: row)
+                kept += 1
+            case .success(false):
+                break
+            case .failure(let error):
+                fail(row, error)
             }
         }
         return Selection(rows: output, start: 0, count: kept)
@@ -353,13 +351,7 @@ final class BatchWorker {
         innerWorkers[leaf.id] = inner
         let matched = inner.select(input, chunkStart: chunkStart)
         for failure in inner.takeErrors() { fail(failure.row, failure.error) }
-        let outcomes = [0, 1].map { count -> Result<Bool, EvaluationError> in
-            Result { () throws(EvaluationError) -> Bool in
-                try ComparisonOperators.evaluate(
-                    leaf.op, .int(Int64(count)), leaf.constant, quantifier: .direct, options: leaf.options,
-                    environment: environment)
-            }.mapError { leaf.site.map($0.at) ?? $0 }
-        }
+        let outcomes = [0, 1].map { leaf.outcome(count: $0, of: 1, environment: environment) }
         var kept = 0
         var next = 0
         for index in 0..<input.count {

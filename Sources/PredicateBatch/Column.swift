@@ -39,11 +39,11 @@ enum Column: Sendable {
 
     /// The key path `path` read from each of the host's objects: a first component bound to the
     /// objects' own schema is read from the concrete type, without boxing the object.
-    init<Item: KeyValueCoding>(reading path: [KeyComponent], from items: [Item]) {
+    init<Item: KeyValueCoding>(reading path: [KeyComponent], from items: ArraySlice<Item>) {
         guard case .field(let field)? = path.first, let schema = items.first?.schema, field.schema.schema === schema
         else {
             self.init(count: items.count) { row throws(EvaluationError) in
-                try Column.read(path, from: .object(items[row]))
+                try Column.read(path, from: .object(items[items.startIndex + row]))
             }
             return
         }

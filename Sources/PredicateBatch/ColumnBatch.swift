@@ -32,8 +32,14 @@ public struct ColumnBatch: Sendable {
     /// the objects' schema are read from `Item` itself; an object is boxed as a ``Value`` only for
     /// the rows a clause runs on the scalar VM.
     public init<Item: KeyValueCoding>(items: [Item], keyPaths: [[KeyComponent]]) {
+        self.init(items: items[...], keyPaths: keyPaths)
+    }
+
+    /// A batch of a slice of the host's objects (the first row is the slice's first object).
+    public init<Item: KeyValueCoding>(items: ArraySlice<Item>, keyPaths: [[KeyComponent]]) {
         count = items.count
-        rowValue = { .object(items[$0]) }
+        let start = items.startIndex
+        rowValue = { .object(items[start + $0]) }
         reader = { Column(reading: $0, from: items) }
         columns = ColumnBatch.columns(keyPaths, reader)
     }

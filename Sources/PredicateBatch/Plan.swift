@@ -36,7 +36,26 @@ indirect enum PlanNode: Sendable {
     case scalar(ScalarRegion)
 }
 
+extension Plan {
+    /// Whether any clause run on the scalar VM reads `SELF` (so answers depend on more than the row
+    /// and the variables).
+    var readsEvaluatedObject: Bool { root.readsEvaluatedObject }
+}
+
 extension PlanNode {
+    /// Whether a scalar region of this subtree reads `SELF`.
+    var readsEvaluatedObject: Bool {
+        switch self {
+        case .and(let left, let right), .or(let left, let right):
+            return left.readsEvaluatedObject || right.readsEvaluatedObject
+        case .not(let operand): return operand.readsEvaluatedObject
+        case .scalar(let region): return region.readsEvaluatedObject
+        case .compare(let leaf): return leaf.fallback.readsEvaluatedObject
+        case .subquery(let leaf): return leaf.fallback.readsEvaluatedObject
+        case .constant: return false
+        }
+    }
+
     /// Calls `body` with each `SUBQUERY` leaf outside other subqueries.
     func forEachSubquery(_ body: (SubqueryLeaf) -> Void) {
         switch self {
@@ -52,6 +71,16 @@ extension PlanNode {
 
 /// Instructions of the program that evaluate one Boolean, made into a program of their own.
 struct ScalarRegion: Sendable {
+    /// Whether the instructions read `SELF`.
+    var readsEvaluatedObject: Bool {
+        program.code.contains { instruction in
+            switch instruction {
+            case .pushSelf, .loadSelfKeyPath: return true
+            default: return false
+            }
+        }
+    }
+
     /// The region's number within its plan.
     let id: Int
     /// The instructions with `RETURN_BOOL` after them; tables and source ranges are the
@@ -119,12 +148,34 @@ struct SubqueryLeaf: Sendable {
     let inner: Plan
     let op: ComparisonOperator
     let options: ComparisonOptions
-    let constant: Value
+    /// What the count is compared with.
+    let comparand: Comparand
     /// The comparison's source range, for errors.
     let site: SourceRange?
     /// The whole `SUBQUERY … op k` as instructions, for rows whose collection is not an array
     /// or a set.
     let fallback: ScalarRegion
+
+    /// The right operand of the count's comparison.
+    enum Comparand: Sendable {
+        /// A constant: `.@count > 0`.
+        case constant(Value)
+        /// The collection's own count: `.@count == fileproviderItems.@count` ("all of them").
+        case collectionCount
+    }
+
+    /// The answer for `count` matching elements of a collection of `total`.
+    func outcome(count: Int, of total: Int, environment: EvaluationEnvironment) -> Result<Bool, EvaluationError> {
+        let right: Value
+        switch comparand {
+        case .constant(let value): right = value
+        case .collectionCount: right = .int(Int64(total))
+        }
+        return Result { () throws(EvaluationError) -> Bool in
+            try ComparisonOperators.evaluate(
+                op, .int(Int64(count)), right, quantifier: .direct, options: options, environment: environment)
+        }.mapError { site.map($0.at) ?? $0 }
+    }
 }
 
 /// The integers `x` for which `x op constant` holds: `lower...upper`, or its complement when

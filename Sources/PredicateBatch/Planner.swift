@@ -239,7 +239,7 @@ struct Planner {
         guard pc + 2 + 1 + Int(next) == after, collect > pc + 3, after + 2 < end,
             case .subqueryCollect(let back) = code[collect], collect + 1 + Int(back) == pc + 2,
             case .loadKeyPath(let countPath) = code[after], keyPath(countPath) == [.key("@count")],
-            case .pushConstant(let constantIndex) = code[after + 1], let constant = constant(constantIndex),
+            let comparand = countComparand(code[after + 1], collection: path),
             case .compare(let rawOp, let rawOptions, 0) = code[after + 2],
             Int(rawOp) < ComparisonOperator.allCases.count,
             Int(variable) < program.variables.count
@@ -251,10 +251,22 @@ struct Planner {
         let leaf = SubqueryLeaf(
             id: subqueryCount, collection: columnNumber(path), variable: program.variables[Int(variable)],
             inner: inner.finish(innerRoot), op: ComparisonOperator.allCases[Int(rawOp)],
-            options: ComparisonOptions(rawValue: rawOptions), constant: constant, site: sourceRange(after + 2),
+            options: ComparisonOptions(rawValue: rawOptions), comparand: comparand, site: sourceRange(after + 2),
             fallback: fallback)
         subqueryCount += 1
         return (.subquery(leaf), length)
+    }
+
+    /// `PUSH_CONST k`, or `SELF_KEYPATH` of the collection's own `@count`.
+    private func countComparand(_ instruction: Instruction, collection: [KeyComponent]) -> SubqueryLeaf.Comparand? {
+        switch instruction {
+        case .pushConstant(let index): return constant(index).map(SubqueryLeaf.Comparand.constant)
+        case .loadSelfKeyPath(let index):
+            guard Int(index) < program.keyPaths.count else { return nil }
+            let keys = program.keyPaths[Int(index)].map(\.key)
+            return keys == collection.map(\.key) + ["@count"] ? .collectionCount : nil
+        default: return nil
+        }
     }
 
     private func sourceRange(_ pc: Int) -> SourceRange? {

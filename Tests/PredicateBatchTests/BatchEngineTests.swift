@@ -106,6 +106,32 @@ import Testing
         }
     }
 
+    @Test func selectionOfEveryRow() throws {
+        let items = TestItems.make(6000)
+        let context = FileProviderContext.activation(selectedItems: items)
+        for rule in [
+            "SUBQUERY(fileproviderItems, $i, $i.isUploaded == NO AND $i.documentSize > 5000).@count > 100",
+            "SUBQUERY(fileproviderItems, $i, $i.userInfo.rank >= 3).@count > 0",
+            "SUBQUERY(fileproviderItems, $i, $i.documentSize + 1 > 2).@count == 4499",
+            "fileproviderItems.@count == 6000",
+            "SUBQUERY(fileproviderItems, $i, $i.filename != nil).@count == fileproviderItems.@count",
+        ] {
+            let program = try TestRules.program(rule, selfType: nil)
+            let expected = TestRules.scalar(program, [context])
+            let batchProgram = BatchProgram(program)
+            for threads in [1, 2] {
+                let result = batchProgram.evaluateSelection(
+                    ColumnBatch(items: items, keyPaths: batchProgram.selectionKeyPaths), threads: threads)
+                let outcome: String
+                switch result {
+                case .success(let flag): outcome = String(flag)
+                case .failure(let error): outcome = error.description
+                }
+                #expect([outcome] == expected, "\(rule), threads \(threads)")
+            }
+        }
+    }
+
     @Test func emptyBatch() throws {
         let result = BatchProgram(try TestRules.program("isUploaded == NO")).evaluate([Value]())
         #expect(result.count == 0 && result.matchCount == 0 && result.errors.isEmpty && result.matchingRows.isEmpty)
@@ -123,6 +149,8 @@ import Testing
         "fileproviderItems.@count == 1 AND SUBQUERY(fileproviderItems, $i, $i.documentSize > 4000).@count > 0",
         "SUBQUERY(fileproviderItems, $i, $i.isShared == YES OR $i.documentSize + 1 > 5000).@count > 0",
         "ALL fileproviderItems.isUploaded == YES",
+        "SUBQUERY(fileproviderItems, $i, $i.isUploaded == YES).@count == fileproviderItems.@count",
+        "SUBQUERY(fileproviderItems, $i, $i.userInfo.rank > 2).@count == fileproviderItems.@count",
         "SUBQUERY(fileproviderItems, $i, $i.uploadded == YES).@count > 0",
     ]
 
@@ -142,5 +170,20 @@ import Testing
         let fromItems = batchProgram.evaluateEachAlone(
             ColumnBatch(items: items, keyPaths: batchProgram.eachAloneKeyPaths))
         #expect(TestRules.outcomes(fromItems) == expected)
+    }
+
+    @Test(arguments: EachAloneTests.rules)
+    func smallSelections(_ rule: String) throws {
+        let program = try TestRules.program(rule, selfType: nil)
+        let items = TestItems.make(2500)
+        let ranges = (0..<2500).map { $0..<min(2500, $0 + 1 + $0 % 3) }
+        let contexts = ranges.map { FileProviderContext.activation(selectedItems: Array(items[$0])) }
+        let expected = TestRules.scalar(program, contexts)
+        let batchProgram = BatchProgram(program)
+        let batch = ColumnBatch(items: items, keyPaths: batchProgram.selectionKeyPaths)
+        for threads in [1, 2] {
+            let result = batchProgram.evaluateSelections(batch, ranges: ranges, threads: threads)
+            #expect(TestRules.outcomes(result) == expected, "threads \(threads)")
+        }
     }
 }

@@ -1,0 +1,189 @@
+import PredicateBatch
+import PredicateBytecode
+import PredicateFileProvider
+import PredicateInterpreter
+import PredicateSemantics
+import PredicateSyntax
+import PredicateVM
+import PredicateValue
+
+/// Everything an engine may use to prepare one workload: the rule in each form, the data in each.
+struct EngineInput {
+    let workload: Workload
+    let predicate: PredicateSyntax.Predicate
+    /// The rule bound to the item (or context) schema and compiled.
+    let program: Program
+    let environment: EvaluationEnvironment
+    let dataset: Dataset
+}
+
+/// Evaluates a prepared workload on the first `n` objects and returns how many matched. For
+/// ``Workload/Shape/smallSelections(_:)`` the objects are the contexts of items `0 ..< n`; for
+/// ``Workload/Shape/oneSelection(_:)`` it is the one context selecting items `0 ..< n` (so the
+/// answer is 0 or 1). Called once to count (and warm up), then repeatedly under the clock.
+typealias Runner = (_ n: Int) -> Int
+
+/// An engine's answer to a workload: a runner, or a short reason (shown in the table) why not.
+enum Preparation {
+    case runner(Runner)
+    case unavailable(String)
+}
+
+/// One column of the comparison. Adding an engine is adding one entry to ``all``.
+struct Engine: Sendable {
+    /// Which items the engine is measured on.
+    enum Scope: Sendable {
+        /// The first ``Dataset/sampleLimit`` items: the per-item engines that take microseconds an
+        /// item, so that the default run stays near a minute. ns/item stays comparable.
+        case sample
+        /// Every item (1,000,000 by default).
+        case all
+    }
+
+    /// The key in the JSON report and the column heading.
+    let name: String
+    let scope: Scope
+    let prepare: @Sendable (EngineInput) -> Preparation
+
+    /// The engines, in the order of the table and of `ns_per_item` in the JSON report.
+    static let all: [Engine] = [
+        Engine(name: "interpreter", scope: .sample) { input in
+            let interpreter = Interpreter(environment: input.environment)
+            let predicate = input.predicate
+            return .runner(valueRunner(input) { (try? interpreter.evaluate(predicate, on: $0)) == true })
+        },
+        Engine(name: "vm", scope: .sample) { input in
+            var machine = VirtualMachine(program: input.program, environment: input.environment)
+            return .runner(valueRunner(input) { (try? machine.evaluate(on: $0)) == true })
+        },
+        Engine(name: "vm_batch", scope: .all) { batchRunner($0, threads: 1) },
+        Engine(name: "vm_batch_all_cores", scope: .all) { batchRunner($0, threads: BatchProgram.allCores) },
+        Engine(name: "foundation_predicate", scope: .sample, prepare: foundationRunner),
+        Engine(name: "native_rows", scope: .all, prepare: rowRunner),
+        Engine(name: "native_columns", scope: .all, prepare: columnRunner),
+    ]
+
+    /// The engine every other one's match count is checked against.
+    static let reference = "interpreter"
+}
+
+/// Runs `evaluate` on the language's values: one item, or one activation context, per call.
+private func valueRunner(_ input: EngineInput, _ evaluate: @escaping (Value) -> Bool) -> Runner {
+    let dataset = input.dataset
+    switch input.workload.shape {
+    case .item, .smallSelections:
+        let objects: [Value]
+        if case .item = input.workload.shape { objects = dataset.values } else { objects = dataset.smallSelections }
+        return { n in
+            var matches = 0
+            for object in objects[..<n] where evaluate(object) { matches += 1 }
+            return matches
+        }
+    case .oneSelection:
+        let values = dataset.values
+        // The context for `n` items is built on the counting call, outside the clock.
+        var context: (n: Int, value: Value)?
+        return { n in
+            if context?.n != n {
+                context = (n, .dictionary([FileProviderContext.selectionKey: .array(Array(values[..<n]))]))
+            }
+            return context.map { evaluate($0.value) ? 1 : 0 } ?? 0
+        }
+    }
+}
+
+private func foundationRunner(_ input: EngineInput) -> Preparation {
+    let dataset = input.dataset
+    switch (input.workload.foundation, input.workload.shape) {
+    case (.unsupported(let reason), _):
+        return .unavailable(reason)
+    case (.item(let predicate), _):
+        let mirrors = dataset.mirrors
+        return .runner { n in
+            var matches = 0
+            for mirror in mirrors[..<n] where (try? predicate.evaluate(mirror)) == true { matches += 1 }
+            return matches
+        }
+    case (.selection(let predicate), .oneSelection):
+        let mirrors = dataset.mirrors
+        var selection: (n: Int, value: SelectionMirror)?
+        return .runner { n in
+            if selection?.n != n { selection = (n, SelectionMirror(items: Array(mirrors[..<n]))) }
+            return selection.map { (try? predicate.evaluate($0.value)) == true ? 1 : 0 } ?? 0
+        }
+    case (.selection(let predicate), _):
+        let selections = dataset.smallSelectionMirrors
+        return .runner { n in
+            var matches = 0
+            for selection in selections[..<n] where (try? predicate.evaluate(selection)) == true { matches += 1 }
+            return matches
+        }
+    }
+}
+
+/// Hand-written Swift over the array of structs, reading each item in place through a pointer
+/// (passing a large struct by value to a closure would copy it, and that is not what a careful
+/// hand-written loop does).
+private func rowRunner(_ input: EngineInput) -> Preparation {
+    let items = input.dataset.items
+    let test = input.workload.row
+    let shape = input.workload.shape
+    return .runner { n in
+        items.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return 0 }
+            func count(_ range: Range<Int>) -> Int {
+                var matches = 0
+                for index in range where test(base + index) { matches += 1 }
+                return matches
+            }
+            switch shape {
+            case .item:
+                return count(0..<n)
+            case .smallSelections(let quantifier):
+                var matches = 0
+                for index in 0..<n {
+                    let length = smallSelectionLength(index)
+                    if quantifier.holds(matching: count(index..<index + length), of: length) { matches += 1 }
+                }
+                return matches
+            case .oneSelection(let quantifier):
+                return quantifier.holds(matching: count(0..<n), of: n) ? 1 : 0
+            }
+        }
+    }
+}
+
+/// Hand-written Swift over the columns: the workload's kernel writes a byte mask (one plain loop),
+/// then the mask is summed, per item or per selection.
+private func columnRunner(_ input: EngineInput) -> Preparation {
+    let columns = input.dataset.columns
+    let kernel = input.workload.columns
+    let shape = input.workload.shape
+    var mask = [UInt8](repeating: 0, count: columns.count)
+    return .runner { n in
+        mask.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return 0 }
+            func sum(_ range: Range<Int>) -> Int {
+                var total = 0
+                for index in range { total &+= Int(base[index]) }
+                return total
+            }
+            switch shape {
+            case .item:
+                kernel(columns, n, base)
+                return sum(0..<n)
+            case .smallSelections(let quantifier):
+                kernel(columns, min(columns.count, n + 2), base)
+                var matches = 0
+                for index in 0..<n {
+                    let length = smallSelectionLength(index)
+                    if quantifier.holds(matching: sum(index..<index + length), of: length) { matches += 1 }
+                }
+                return matches
+            case .oneSelection(let quantifier):
+                kernel(columns, n, base)
+                return quantifier.holds(matching: sum(0..<n), of: n) ? 1 : 0
+            }
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+
+@testable import predicate_bench
+
+// The benchmark's own logic: option parsing, statistics, the JSON and SVG writers, and — the part a
+// wrong figure would come from — every hand-written engine agreeing with the interpreter.
+
+@Test(
+    arguments: [
+        (["--items", "1e6"], 1_000_000, nil),
+        (["--items", "1_000"], 1_000, nil),
+        (["--items", "0"], nil, "--items needs a whole number between 1 and 100,000,000, not '0'"),
+        (["--items", "2.5"], nil, "--items needs a whole number between 1 and 100,000,000, not '2.5'"),
+        (["--items", "1e9"], nil, "--items needs a whole number between 1 and 100,000,000, not '1e9'"),
+        (["--items"], nil, "--items needs a value"),
+        (["--bogus"], nil, "unknown option --bogus"),
+    ] as [([String], Int?, String?)])
+func itemCountOptions(arguments: [String], items: Int?, problem: String?) {
+    let options = BenchmarkOptions(arguments: arguments)
+    #expect(options.problem == problem)
+    if let items { #expect(options.items == items) }
+}
+
+@Test func sizesAreSortedAndTheSampleNeverExceedsTheItems() {
+    let options = BenchmarkOptions(arguments: ["--sizes", "1e4,1e3", "--items", "500", "--sample", "1e6"])
+    #expect(options.problem == nil)
+    #expect(options.sizes == [1_000, 10_000])
+    #expect(options.sampleItems == 500)
+    #expect(options.generatedItems == 10_000)
+    #expect(BenchmarkOptions(arguments: ["--sizes", "1e3,x"]).problem != nil)
+    #expect(BenchmarkOptions(arguments: ["--runs", "9"]).runs == 9)
+    #expect(BenchmarkOptions(arguments: ["--quick"]).runs == 2)
+    #expect(BenchmarkOptions(arguments: ["--scaling", "none"]).scalingWorkloads.isEmpty)
+    #expect(BenchmarkOptions(arguments: ["--scaling", "none", "--items", "7"]).generatedItems == 7)
+}
+
+@Test func timingQuantilesInterpolate() {
+    let timing = Timing(samples: [4, 1, 3, 2])
+    #expect(timing.median == 2.5)
+    #expect(timing.quantile(0.25) == 1.75)
+    #expect(timing.minimum == 1)
+    #expect(timing.maximum == 4)
+    #expect(abs(timing.spreadPercent - 120) < 1e-9)
+    #expect(Timing(samples: []).median.isNaN)
+}
+
+@Test func engineFiguresEncodeMissingValuesAsNull() throws {
+    let figures = BenchmarkReport.NullableFigures([("vm", 1.5), ("vm_batch", nil), ("native_rows", .nan)])
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    let text = String(decoding: try encoder.encode(figures), as: UTF8.self)
+    #expect(text == #"{"native_rows":null,"vm":1.5,"vm_batch":null}"#)
+}
+
+@Test func theEngineListHasEveryColumnOfTheReport() {
+    #expect(
+        Engine.all.map(\.name) == [
+            "interpreter", "vm", "vm_batch", "vm_batch_all_cores", "foundation_predicate", "native_rows",
+            "native_columns",
+        ])
+}
+
+@Test func svgTextIsEscapedAndTheDocumentIsComplete() {
+    #expect(SVGText.escaped(#"a < b & "c" > d"#) == "a &lt; b &amp; &quot;c&quot; &gt; d")
+    var svg = SVGText()
+    svg.text("x & y", x: 1, y: 2, size: 3)
+    svg.polyline([(0, 0), (1, 1)], stroke: "#000")
+    let document = svg.document(width: 10, height: 20)
+    #expect(document.hasPrefix("<?xml"))
+    #expect(document.hasSuffix("</svg>\n"))
+    #expect(document.contains(">x &amp; y</text>"))
+    #expect(document.contains(#"points="0.0,0.0 1.0,1.0""#))
+}
+
+@Test func generatedItemsAreAFixedSequence() {
+    var first = ItemGenerator(seed: 0x5EED)
+    var second = ItemGenerator(seed: 0x5EED)
+    #expect(first.items(10) == Array(second.items(20).prefix(10)))
+}
+
+/// Every engine that can run a workload finds the interpreter's matches, on every prefix size
+/// used here: the check the benchmark makes on each run, on a small set.
+@Test(arguments: WorkloadLadder.all.map(\.name))
+func everyEngineAgreesWithTheInterpreter(workload name: String) throws {
+    let workload = try #require(WorkloadLadder.all.first { $0.name == name })
+    let dataset = Dataset(count: 400, sampleLimit: 400)
+    let compiled = EvaluationBenchmark.compile(workload)
+    let input = EngineInput(
+        workload: workload, predicate: compiled.predicate, program: compiled.program,
+        environment: .init(), dataset: dataset)
+    var counts: [String: [Int]] = [:]
+    for engine in Engine.all {
+        guard case .runner(let runner) = engine.prepare(input) else { continue }
+        counts[engine.name] = [1, 37, 400].map { runner($0) }
+    }
+    let expected = try #require(counts["interpreter"])
+    #expect(counts.count >= 4)
+    for (engine, found) in counts { #expect(found == expected, "\(engine) on '\(name)'") }
+}
