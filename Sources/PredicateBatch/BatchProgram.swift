@@ -128,6 +128,9 @@ public struct BatchProgram: Sendable {
         }
         var words = [UInt64](repeating: 0, count: (ranges.count + 63) / 64)
         var errors: [BatchResult.RowError] = []
+        // The answer depends only on (matches, items): small selections look it up in a table.
+        let smallest = 8
+        var table = [Result<Bool, EvaluationError>?](repeating: nil, count: smallest * smallest)
         var outcomes: [Pair: Result<Bool, EvaluationError>] = [:]
         for (index, range) in ranges.enumerated() {
             let firstFailure = failureAt[range.lowerBound]
@@ -136,9 +139,20 @@ public struct BatchProgram: Sendable {
                 continue
             }
             let count = before[range.upperBound] - before[range.lowerBound]
-            let key = Pair(count: count, total: range.count)
-            let outcome = outcomes[key] ?? leaf.outcome(count: count, of: range.count, environment: environment)
-            outcomes[key] = outcome
+            let outcome: Result<Bool, EvaluationError>
+            if range.count < smallest {
+                let slot = range.count * smallest + count
+                if let known = table[slot] {
+                    outcome = known
+                } else {
+                    outcome = leaf.outcome(count: count, of: range.count, environment: environment)
+                    table[slot] = outcome
+                }
+            } else {
+                let key = Pair(count: count, total: range.count)
+                outcome = outcomes[key] ?? leaf.outcome(count: count, of: range.count, environment: environment)
+                outcomes[key] = outcome
+            }
             switch outcome {
             case .success(true): words[index >> 6] |= 1 << UInt64(index & 63)
             case .success(false): break

@@ -59,6 +59,11 @@ final class BatchWorker {
     private let environment: EvaluationEnvironment
     private let threads: Int
     private var pool = SelectionPool(capacity: BatchWorker.chunkSize)
+    private var masks = MaskPool()
+    /// The plan with its kernel-only subtrees as masks, for this batch's columns.
+    private let root: ExecutionNode
+    /// Rows in the current chunk.
+    private var chunkCount = 0
     private var machines: [VirtualMachine?]
     /// For `SUBQUERY` over each row alone: a worker for the inner plan, by leaf.
     private var innerWorkers: [Int: BatchWorker] = [:]
@@ -79,11 +84,13 @@ final class BatchWorker {
         self.environment = environment
         self.threads = threads
         machines = Array(repeating: nil, count: plan.regionCount)
+        root = ExecutionNode(plan.root, columns: columns, masks: !binding.selfIsNotTheRow)
         failed = .allocate(capacity: BatchWorker.chunkSize)
     }
 
     deinit {
         pool.deallocate()
+        masks.deallocate()
         failed.deallocate()
     }
 
@@ -93,8 +100,17 @@ final class BatchWorker {
         while start < range.upperBound {
             let count = min(BatchWorker.chunkSize, range.upperBound - start)
             chunkStart = start
+            chunkCount = count
+            if case .mask(let node) = root {
+                let mask = masks.take()
+                node.fill(mask, start: start, count: count, pool: &masks)
+                MaskNode.pack(mask, start: start, count: count, into: words)
+                masks.give(mask)
+                start += count
+                continue
+            }
             failed.initialize(repeating: 0, count: count)
-            let result = evaluate(plan.root, Selection(rows: nil, start: start, count: count))
+            let result = evaluate(root, Selection(rows: nil, start: start, count: count))
             if let matched = result.rows {
                 for index in 0..<result.count {
                     let row = Int(matched[index])
@@ -108,8 +124,16 @@ final class BatchWorker {
 
     // MARK: - Nodes
 
-    private func evaluate(_ node: PlanNode, _ input: Selection) -> Selection {
+    private func evaluate(_ node: ExecutionNode, _ input: Selection) -> Selection {
         switch node {
+        case .mask(let node):
+            let mask = masks.take()
+            defer { masks.give(mask) }
+            node.fill(mask, start: chunkStart, count: chunkCount, pool: &masks)
+            let output = pool.take()
+            let chunkStart = self.chunkStart
+            let count = input.filter(into: output) { mask[$0 - chunkStart] != 0 }
+            return Selection(rows: output, start: 0, count: count)
         case .constant(let flag):
             let output = pool.take()
             let count = input.filter(into: output) { _ in flag }
@@ -379,8 +403,9 @@ final class BatchWorker {
     /// The rows of `input` (rows of the chunk starting at `chunkStart`) for which the plan holds.
     private func select(_ input: Selection, chunkStart: Int) -> [Int32] {
         self.chunkStart = chunkStart
+        chunkCount = min(BatchWorker.chunkSize, batch.count - chunkStart)
         failed.initialize(repeating: 0, count: BatchWorker.chunkSize)
-        let result = evaluate(plan.root, input)
+        let result = evaluate(root, input)
         defer { pool.give(result) }
         guard let rows = result.rows else { return [] }
         return Array(UnsafeBufferPointer(start: rows, count: result.count))

@@ -247,6 +247,22 @@ struct IntegerTest: Sendable {
         self.negated = negated
     }
 
+    private init(lower: Int64, upper: Int64, isEmpty: Bool, negated: Bool) {
+        self.lower = lower
+        self.upper = upper
+        self.isEmpty = isEmpty
+        self.negated = negated
+    }
+
+    /// The values passing both tests (`a AND b` on one column), when both are intervals.
+    func intersection(_ other: IntegerTest) -> IntegerTest? {
+        guard !negated, !other.negated else { return nil }
+        let lower = max(self.lower, other.lower)
+        let upper = min(self.upper, other.upper)
+        return IntegerTest(
+            lower: lower, upper: upper, isEmpty: isEmpty || other.isEmpty || lower > upper, negated: false)
+    }
+
     /// Whether `x` passes, without branches: one unsigned comparison.
     @inline(__always)
     func holds(_ x: Int64) -> Bool {
