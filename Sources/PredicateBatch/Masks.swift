@@ -131,7 +131,7 @@ struct IntegerMask: Sendable {
     let nilResult: Bool
 
     /// Writes 1 or 0 for rows `start ..< start + count` to `mask`.
-    func fill(_ mask: UnsafeMutablePointer<UInt8>, start: Int, count: Int) {
+    func fill(_ mask: UnsafeMutablePointer<UInt8>, start: Int, count: Int, _ write: MaskWrite) {
         let lower = test.lower
         let span = UInt64(bitPattern: test.upper &- test.lower)
         let notEmpty: UInt8 = test.isEmpty ? 0 : 1
@@ -144,10 +144,10 @@ struct IntegerMask: Sendable {
                 guard let values = values.baseAddress.map({ $0 + start }),
                     let nils = nils.baseAddress.map({ $0 + start })
                 else { return }
-                for index in 0..<count {
+                write.apply(mask, count) { index in
                     let inside: UInt8 = UInt64(bitPattern: values[index] &- lower) <= span ? 1 : 0
                     let isNil = nils[index]
-                    mask[index] = (((inside & notEmpty) ^ flip) & (isNil ^ 1)) | (whenNil & isNil)
+                    return (((inside & notEmpty) ^ flip) & (isNil ^ 1)) | (whenNil & isNil)
                 }
             }
         }
@@ -161,7 +161,7 @@ struct DoubleMask: Sendable {
     let test: DoubleTest
     let nilResult: Bool
 
-    func fill(_ mask: UnsafeMutablePointer<UInt8>, start: Int, count: Int) {
+    func fill(_ mask: UnsafeMutablePointer<UInt8>, start: Int, count: Int, _ write: MaskWrite) {
         let bound = test.bound
         let whenNil: UInt8 = nilResult ? 1 : 0
         values.withUnsafeBufferPointer { values in
@@ -171,10 +171,10 @@ struct DoubleMask: Sendable {
                 else { return }
                 @inline(__always)
                 func loop(_ holds: (Double) -> Bool) {
-                    for index in 0..<count {
+                    write.apply(mask, count) { index in
                         let hit: UInt8 = holds(values[index]) ? 1 : 0
                         let isNil = nils[index]
-                        mask[index] = (hit & (isNil ^ 1)) | (whenNil & isNil)
+                        return (hit & (isNil ^ 1)) | (whenNil & isNil)
                     }
                 }
                 switch test.op {
@@ -210,24 +210,39 @@ struct MaskPool {
 }
 
 extension MaskNode {
-    /// Writes the node's answer (1 or 0) for rows `start ..< start + count` to `mask`.
-    func fill(_ mask: UnsafeMutablePointer<UInt8>, start: Int, count: Int, pool: inout MaskPool) {
+    /// Writes the node's answer (1 or 0) for rows `start ..< start + count` to `mask`, or
+    /// combines it with what `mask` holds (`write`), so that `a AND b` is two passes, not three.
+    func fill(
+        _ mask: UnsafeMutablePointer<UInt8>, start: Int, count: Int, pool: inout MaskPool, _ write: MaskWrite = .store
+    ) {
         switch self {
         case .constant(let flag):
-            mask.update(repeating: flag ? 1 : 0, count: count)
-        case .and(let left, let right), .or(let left, let right):
-            left.fill(mask, start: start, count: count, pool: &pool)
-            let other = pool.take()
-            defer { pool.give(other) }
-            right.fill(other, start: start, count: count, pool: &pool)
-            if case .and = self {
-                for index in 0..<count { mask[index] &= other[index] }
-            } else {
-                for index in 0..<count { mask[index] |= other[index] }
+            switch (write, flag) {
+            case (.store, _), (.and, false), (.or, true): mask.update(repeating: flag ? 1 : 0, count: count)
+            case (.and, true), (.or, false): break
             }
-        case .not(let operand):
-            operand.fill(mask, start: start, count: count, pool: &pool)
-            for index in 0..<count { mask[index] ^= 1 }
+        case .and, .or, .not:
+            guard case .store = write else {
+                // A connective combined into `mask`: computed apart, then combined.
+                let own = pool.take()
+                defer { pool.give(own) }
+                fill(own, start: start, count: count, pool: &pool)
+                write.apply(mask, count) { own[$0] }
+                return
+            }
+            switch self {
+            case .and(let left, let right):
+                left.fill(mask, start: start, count: count, pool: &pool)
+                right.fill(mask, start: start, count: count, pool: &pool, .and)
+            case .or(let left, let right):
+                left.fill(mask, start: start, count: count, pool: &pool)
+                right.fill(mask, start: start, count: count, pool: &pool, .or)
+            case .not(let operand):
+                operand.fill(mask, start: start, count: count, pool: &pool)
+                for index in 0..<count { mask[index] ^= 1 }
+            default:
+                break
+            }
         case .booleans(let values, let nils, let whenFalse, let whenTrue, let whenNil):
             let difference = whenFalse ^ whenTrue
             values.withUnsafeBufferPointer { values in
@@ -235,23 +250,23 @@ extension MaskNode {
                     guard let values = values.baseAddress.map({ $0 + start }),
                         let nils = nils.baseAddress.map({ $0 + start })
                     else { return }
-                    for index in 0..<count {
+                    write.apply(mask, count) { index in
                         let value = values[index]
                         let isNil = nils[index]
-                        mask[index] = (((value & difference) ^ whenFalse) & (isNil ^ 1)) | (whenNil & isNil)
+                        return (((value & difference) ^ whenFalse) & (isNil ^ 1)) | (whenNil & isNil)
                     }
                 }
             }
         case .integers(let leaf):
-            leaf.fill(mask, start: start, count: count)
+            leaf.fill(mask, start: start, count: count, write)
         case .doubles(let leaf):
-            leaf.fill(mask, start: start, count: count)
+            leaf.fill(mask, start: start, count: count, write)
         case .nils(let nils, let whenNil, let otherwise):
             nils.withUnsafeBufferPointer { nils in
                 guard let nils = nils.baseAddress.map({ $0 + start }) else { return }
-                for index in 0..<count {
+                write.apply(mask, count) { index in
                     let isNil = nils[index]
-                    mask[index] = (otherwise & (isNil ^ 1)) | (whenNil & isNil)
+                    return (otherwise & (isNil ^ 1)) | (whenNil & isNil)
                 }
             }
         }
@@ -276,6 +291,23 @@ extension MaskNode {
             let row = start + index
             words[row >> 6] |= UInt64(mask[index]) << UInt64(row & 63)
             index += 1
+        }
+    }
+}
+
+/// How a mask loop writes its answers: storing them, or combining them with the mask's.
+enum MaskWrite {
+    case store
+    case and
+    case or
+
+    /// Runs one straight loop over rows `0 ..< count` (one per mode, so none branches per row).
+    @inline(__always)
+    func apply(_ mask: UnsafeMutablePointer<UInt8>, _ count: Int, _ value: (Int) -> UInt8) {
+        switch self {
+        case .store: for index in 0..<count { mask[index] = value(index) }
+        case .and: for index in 0..<count { mask[index] &= value(index) }
+        case .or: for index in 0..<count { mask[index] |= value(index) }
         }
     }
 }
