@@ -233,6 +233,8 @@ final class BatchWorker {
             count = Self.doubleKernel(values, nils, leaf.dates, leaf.nilResult, input, output)
         case .strings(let values, let nils) where leaf.strings != nil && leaf.nilResult != nil:
             count = Self.stringKernel(values, nils, leaf.strings, leaf.nilResult, input, output)
+        case .values(let values, _) where leaf.integers != nil || leaf.doubles != nil:
+            count = mixedNumbers(leaf, values, input, output)
         case .unavailable:
             count = runScalar(leaf.fallback, input, output)
         default:
@@ -288,6 +290,42 @@ final class BatchWorker {
                 input.filter(into: output) { row in nils[row] == 0 ? test.holds(values[row]) : nilResult }
             }
         }
+    }
+
+    /// A relational comparison with a number over a column of mixed kinds (`userInfo.rank`
+    /// holding integers, doubles and strings): integers and doubles take the kernels' tests in
+    /// place, anything else the general semantics (and its errors).
+    private func mixedNumbers(
+        _ leaf: ComparisonLeaf, _ values: [Value], _ input: Selection, _ output: UnsafeMutablePointer<Int32>
+    ) -> Int {
+        var kept = 0
+        values.withUnsafeBufferPointer { values in
+            for index in 0..<input.count {
+                let row = input.row(index)
+                let holds: Bool
+                switch values[row] {
+                case .int(let integer) where leaf.integers != nil:
+                    holds = leaf.integers?.holds(integer) == true
+                case .double(let double) where leaf.doubles != nil && !double.isNaN:
+                    holds = leaf.doubles?.holds(double) == true
+                case .nil where leaf.nilResult != nil:
+                    holds = leaf.nilResult == true
+                default:
+                    do throws(EvaluationError) {
+                        holds = try ComparisonOperators.evaluate(
+                            leaf.op, leaf.constantOnLeft ? leaf.constant : values[row],
+                            leaf.constantOnLeft ? values[row] : leaf.constant, quantifier: leaf.quantifier,
+                            options: leaf.options, environment: environment)
+                    } catch {
+                        fail(row, leaf.site.map(error.at) ?? error)
+                        continue
+                    }
+                }
+                output[kept] = Int32(truncatingIfNeeded: row)
+                kept &+= holds ? 1 : 0
+            }
+        }
+        return kept
     }
 
     /// The general semantics, row by row: for mixed columns, quantifiers and operators without a
