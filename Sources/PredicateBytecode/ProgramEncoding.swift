@@ -415,8 +415,11 @@ extension Program {
     ///   - schemas: The schemas bound fields may name, matched by type name. Each bound field
     ///     must name one of them, and its slot must still answer its key, so a program compiled
     ///     against another version of a schema is refused instead of reading the wrong field.
+    ///   - limits: How large a program to accept (see ``ProgramLimits``).
     /// - Throws: ``ProgramLoadError``, with the byte offset of the problem.
-    public init(bytes: [UInt8], schemas: [Schema] = []) throws(ProgramLoadError) {
+    public init(
+        bytes: [UInt8], schemas: [Schema] = [], limits: ProgramLimits = ProgramLimits()
+    ) throws(ProgramLoadError) {
         var reader = ByteReader(bytes: bytes, position: 0, end: bytes.count)
         try reader.header()
         let bodyStart = reader.position
@@ -446,7 +449,7 @@ extension Program {
         let sourceRanges = try reader.section(.sourceRanges) { reader throws(ProgramLoadError) in
             try reader.array(minimumElementSize: 2) { reader throws(ProgramLoadError) in try reader.sourceRange() }
         }
-        let limits = try reader.section(.limits) { reader throws(ProgramLoadError) in
+        let depths = try reader.section(.limits) { reader throws(ProgramLoadError) in
             (try reader.integer(), try reader.integer())
         }
         let source = try reader.section(.source) { reader throws(ProgramLoadError) in
@@ -458,9 +461,9 @@ extension Program {
 
         self.init(
             kind: kind, code: code, constants: constants, keyPaths: keyPaths, variables: variables,
-            sourceRanges: sourceRanges, maximumStackDepth: limits.0, maximumSubqueryDepth: limits.1, source: source)
+            sourceRanges: sourceRanges, maximumStackDepth: depths.0, maximumSubqueryDepth: depths.1, source: source)
         do {
-            try Verifier.verify(self)
+            try Verifier.verify(self, limits: limits)
         } catch {
             let offset = error.instruction.map { codeStart + 4 * $0 } ?? bodyStart
             throw ProgramLoadError(offset: offset, .verificationFailed(error))

@@ -77,6 +77,8 @@ public struct VerificationError: Error, Hashable, Sendable, CustomStringConverti
         case wrongReturn(expected: Program.Kind)
         /// A return that leaves values other than the result on the stack.
         case valuesLeftAtReturn(depth: Int)
+        /// A table (instructions, constants) larger than the ``ProgramLimits`` allow.
+        case tooLarge(table: String, count: Int, limit: Int)
     }
 
     /// The offset of the instruction at fault, or `nil` when the problem is the program's
@@ -141,6 +143,7 @@ public struct VerificationError: Error, Hashable, Sendable, CustomStringConverti
             return "a \(kind == .predicate ? "predicate" : "expression") must end with "
                 + (kind == .predicate ? "RETURN_BOOL" : "RETURN_VALUE")
         case .valuesLeftAtReturn(let depth): return "returns with \(depth) values on the stack instead of 1"
+        case .tooLarge(let table, let count, let limit): return "\(count) \(table), more than the limit of \(limit)"
         }
     }
 }
@@ -160,8 +163,10 @@ public enum Verifier {
     /// underflows nor exceeds the declared maximum, scopes nest, and the path ends with the right
     /// return or `FAIL`. Unreachable code gets the operand and shape checks only.
     ///
+    /// - Parameter limits: How large the program may be; checked first, before any other work.
     /// - Throws: The first problem found, with the offset of the instruction at fault.
-    public static func verify(_ program: Program) throws(VerificationError) {
+    public static func verify(_ program: Program, limits: ProgramLimits = ProgramLimits()) throws(VerificationError) {
+        try limits.check(program)
         try checkDeclarations(program)
         try checkKeyPaths(program)
         for (offset, instruction) in program.code.enumerated() {

@@ -115,11 +115,14 @@ public enum ComparisonOperators {
         case .like:
             guard let (text, pattern) = try strings(lhs, rhs, op) else { return false }
             if pattern.isEmpty { return false }
-            return try environment.patterns.like(pattern, options: options).matches(text)
+            try environment.limits.checkPattern(pattern, "LIKE")
+            return try environment.patterns.like(pattern, options: options).matches(text, limits: environment.limits)
         case .matches:
             guard let (text, pattern) = try strings(lhs, rhs, op) else { return false }
             if pattern.isEmpty { return false }
-            return try environment.patterns.regularExpression(pattern, options: options).matches(text)
+            try environment.limits.checkPattern(pattern, "MATCHES")
+            return try environment.patterns.regularExpression(pattern, options: options)
+                .matches(text, limits: environment.limits)
         case .utiConformsTo:
             return try utiConformsTo(
                 lhs, rhs, registry: environment.uniformTypes, lenient: environment.lenientTypeObjects)

@@ -71,17 +71,35 @@ public struct LikePattern: Sendable {
         self.tokens = tokens
     }
 
-    /// Whether the whole of `subject` matches the pattern.
+    /// Whether the whole of `subject` matches the pattern, however long that takes: for patterns
+    /// and strings the host trusts.
     public func matches(_ subject: String) -> Bool {
+        match(subject, budget: .max) ?? false
+    }
+
+    /// Whether the whole of `subject` matches the pattern, within `limits`' pattern steps.
+    ///
+    /// - Throws: `limitExceeded` when matching takes more than
+    ///   ``EvaluationLimits/maximumPatternSteps`` steps (a long pattern of stars against a long
+    ///   string: the work is the product of their lengths).
+    public func matches(_ subject: String, limits: EvaluationLimits) throws(EvaluationError) -> Bool {
+        guard let result = match(subject, budget: limits.maximumPatternSteps) else {
+            throw limits.patternStepsExceeded("LIKE", pattern)
+        }
+        return result
+    }
+
+    /// The match, or `nil` when it needed more than `budget` steps.
+    private func match(_ subject: String, budget: Int) -> Bool? {
         if tokens.isEmpty { return false }
         return StringKernels.withUTF8(subject) { bytes in
             if StringKernels.isASCII(bytes) {
                 // ASCII is its own NFKC form, and folding only lower-cases it.
                 let view = StringKernels.view(bytes, lowercased: caseInsensitive)
-                return Self.match(tokens, view.lazy.map { UInt32($0) })
+                return Self.match(tokens, view.lazy.map { UInt32($0) }, budget: budget)
             }
             let text = Self.prepare(subject, normalizes, caseInsensitive, diacriticInsensitive)
-            return Self.match(tokens, text.unicodeScalars.map(\.value))
+            return Self.match(tokens, text.unicodeScalars.map(\.value), budget: budget)
         }
     }
 
@@ -99,14 +117,20 @@ public struct LikePattern: Sendable {
     /// Greedy wildcard matching with a single backtrack point (the last `*` seen): when the
     /// tokens after that star fail, the star absorbs one more character and they are retried.
     /// Earlier stars never need revisiting, because a later star can absorb anything they could.
-    private static func match<Subject: RandomAccessCollection>(_ tokens: [UInt32], _ subject: Subject) -> Bool
+    /// Each pass of the loop is a step; `nil` when more than `budget` were needed.
+    private static func match<Subject: RandomAccessCollection>(
+        _ tokens: [UInt32], _ subject: Subject, budget: Int
+    ) -> Bool?
     where Subject.Element == UInt32, Subject.Index == Int {
+        var steps = budget
         var position = subject.startIndex
         let end = subject.endIndex
         var token = 0
         var starToken = -1
         var starPosition = position
         while position < end {
+            steps -= 1
+            if steps < 0 { return nil }
             if token < tokens.count {
                 let current = tokens[token]
                 if current == anySequence {
