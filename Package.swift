@@ -86,6 +86,13 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "HardeningTests",
+            dependencies: [
+                "PredicateActions", "PredicateBytecode", "PredicateVM", "PredicateInterpreter", "PredicateFileProvider",
+                "PredicateSemantics", "PredicateSyntax", "PredicateValue",
+            ]
+        ),
+        .testTarget(
             name: "PredicateCommandLineTests",
             dependencies: ["PredicateCommandLine", "PredicateSyntax", "PredicateValue"]
         ),

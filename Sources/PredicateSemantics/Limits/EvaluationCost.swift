@@ -31,17 +31,34 @@ public enum EvaluationCost {
 
     /// A key path read from `receiver`: a path over a collection visits every element (and the
     /// elements of nested collections for `@unionOfArrays`), and the `@distinct…` operators
-    /// compare every pair.
+    /// compare every pair of the collection they reach, which may sit further along the path
+    /// (`SELF.tags.@distinctUnionOfObjects.length`): the fixed keys before the operator are
+    /// read again to find it, a few dictionary or field reads.
     public static func keyPath(_ components: [KeyComponent], from receiver: Value) -> Int {
+        guard let operatorIndex = components.firstIndex(where: { $0.key?.hasPrefix("@distinct") == true }) else {
+            return visits(receiver)
+        }
+        var current = receiver
+        for component in components[..<operatorIndex] {
+            guard let key = component.key, let next = try? KeyValueAccess.value(forKey: key, of: current) else {
+                return visits(receiver)
+            }
+            current = next
+        }
+        let pairs = visits(current)
+        return product(pairs, pairs)
+    }
+
+    /// Elements of `value` and of the collections directly inside it; 0 for a non-collection.
+    private static func visits(_ value: Value) -> Int {
         let elements: [Value]
-        switch receiver {
+        switch value {
         case .array(let values), .set(let values): elements = values
         default: return 0
         }
-        var visits = elements.count
-        for element in elements { visits = sum(visits, size(element)) }
-        let distinct = components.contains { $0.key?.hasPrefix("@distinct") == true }
-        return distinct ? product(visits, visits) : visits
+        var total = elements.count
+        for element in elements { total = sum(total, size(element)) }
+        return total
     }
 
     /// Elements of a collection; 1 for anything else.
