@@ -41,10 +41,11 @@ public enum ProgramFormat {
     public static let version: UInt16 = 1
     /// Magic, version, body length and checksum: the bytes before the first section.
     public static let headerSize = 14
-    /// How deeply constants (arrays, sets, dictionaries) may nest: the parser allows 256 levels,
-    /// format arguments a little more; the limit keeps a hostile input from exhausting the
-    /// decoder's call stack.
-    public static let maximumConstantNesting = 512
+    /// How deeply constants (arrays, sets, dictionaries) may nest: the parser allows 128 levels
+    /// by default, format arguments a little more; the limit keeps a hostile input from
+    /// exhausting the decoder's call stack. 512 overflowed a test thread's stack under
+    /// AddressSanitizer, whose frames are larger; 256 leaves room.
+    public static let maximumConstantNesting = 256
 }
 
 /// The sections of a serialized program, by id, in the order they appear.

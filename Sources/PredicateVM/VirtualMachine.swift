@@ -145,7 +145,7 @@ public struct VirtualMachine: Sendable {
         if !savedSlots.isEmpty { savedSlots.removeAll(keepingCapacity: true) }
         if !slots.isEmpty { slots.removeAll(keepingCapacity: true) }
         for name in program.variables { slots.append(variables[name]) }
-        steps = environment.limits.maximumSteps
+        steps = max(0, environment.limits.maximumSteps)
 
         // `SELF` as an object, opened once into a generic parameter: bound fields of its schema
         // are then read in place, without copying the value out of the enum at every key path.

@@ -24,19 +24,19 @@ import Testing
         .init("operator without operand", .rule("name == AND x"), "1:9: expected an expression, found 'AND'"),
         .init(
             "200 parentheses", .rule(String(repeating: "(", count: deep) + "a == 1"),
-            "1:130: rule is nested too deeply (the limit is 128 levels)"),
+            "1:129: rule is nested too deeply (the limit is 128 levels)"),
         .init(
             "200 braces", .rule("a IN " + String(repeating: "{", count: deep)),
-            "1:135: rule is nested too deeply (the limit is 128 levels)"),
+            "1:134: rule is nested too deeply (the limit is 128 levels)"),
         .init(
             "200 NOTs", .rule(String(repeating: "NOT ", count: deep) + "TRUEPREDICATE"),
-            "1:517: rule is nested too deeply (the limit is 128 levels)"),
+            "1:513: rule is nested too deeply (the limit is 128 levels)"),
         .init(
             "200 unary minuses", .rule("a == " + String(repeating: "-", count: deep) + "1"),
-            "1:135: rule is nested too deeply (the limit is 128 levels)"),
+            "1:134: rule is nested too deeply (the limit is 128 levels)"),
         .init(
             "200 ternaries", .rule(String(repeating: "TERNARY(", count: deep)),
-            "1:1033: rule is nested too deeply (the limit is 128 levels)"),
+            "1:1032: rule is nested too deeply (the limit is 128 levels)"),
         .init(
             "rule over 1 MiB", .rule("a == '" + String(repeating: "x", count: 1 << 20) + "'"),
             "1:1: rule is 1048583 bytes long; the limit is 1048576"),
@@ -280,7 +280,7 @@ import Testing
                 )), "action 1 has no NSExtensionFileProviderActionIdentifier"),
         .init(
             "rule nested 200 deep", .propertyList(action(rule: String(repeating: "(", count: deep) + "TRUEPREDICATE")),
-            "1:130: rule is nested too deeply (the limit is 128 levels)"),
+            "1:129: rule is nested too deeply (the limit is 128 levels)"),
         .init(
             "rule with a typo",
             .propertyList(action(rule: "SUBQUERY(fileproviderItems, $i, $i.uploadded == YES).@count &gt; 0")),

@@ -122,7 +122,7 @@ public struct LikePattern: Sendable {
         _ tokens: [UInt32], _ subject: Subject, budget: Int
     ) -> Bool?
     where Subject.Element == UInt32, Subject.Index == Int {
-        var steps = budget
+        var steps = max(0, budget)
         var position = subject.startIndex
         let end = subject.endIndex
         var token = 0
