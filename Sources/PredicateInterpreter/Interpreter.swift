@@ -103,8 +103,10 @@ private struct Walk {
             do {
                 return try ComparisonOperators.evaluate(
                     comparison.op, lhs, rhs, quantifier: comparison.quantifier, options: comparison.options,
-                    environment: environment)
+                    environment: environment, steps: &steps)
             } catch {
+                // `LIKE`/`MATCHES` spent the rest of the budget: the rule's error, not the comparison's.
+                if steps < 0 { throw environment.limits.stepsExceeded().at(rootRange) }
                 throw error.at(predicate.range)
             }
         }

@@ -239,9 +239,19 @@ public struct VirtualMachine: Sendable {
                 throw malformed("no comparison operator \(op)")
             }
             try charge(EvaluationCost.comparison(lhs, rhs))
-            let result = try ComparisonOperators.evaluate(
-                Self.operators[Int(op)], lhs, rhs, quantifier: Self.quantifiers[Int(quantifier)],
-                options: ComparisonOptions(rawValue: options), environment: environment)
+            var budget = steps
+            let result: Bool
+            do {
+                result = try ComparisonOperators.evaluate(
+                    Self.operators[Int(op)], lhs, rhs, quantifier: Self.quantifiers[Int(quantifier)],
+                    options: ComparisonOptions(rawValue: options), environment: environment, steps: &budget)
+            } catch {
+                // `LIKE`/`MATCHES` spent the rest of the budget: the rule's error, as in the interpreter.
+                steps = budget
+                if steps < 0 { try charge(0) }
+                throw error
+            }
+            steps = budget
             stack.append(.bool(result))
         case .callFunction(let selector, let arity):
             let arguments = popArguments(Int(arity))

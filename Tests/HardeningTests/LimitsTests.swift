@@ -74,3 +74,28 @@ import Testing
         #expect(try Compiler.compile(predicate).evaluate(on: object))
     }
 }
+
+/// Pattern matching spends the evaluation's budget too: many expensive matches in one rule stop
+/// at the rule's limit, each within the per-match limit, in both engines alike.
+@Suite struct PatternBudgetTests {
+    @Test func manyExpensiveMatchesShareTheEvaluationBudget() throws {
+        // Each match backtracks about 2^16 × 2 engine steps (under the per-match limit); 200 of
+        // them need far more than the evaluation's 1,000,000.
+        let rule = "SUBQUERY(xs, $x, $x MATCHES '(a+)+$').@count > 0"
+        let subject = Value.string(String(repeating: "a", count: 16) + "!")
+        let object = Value.dictionary(["xs": .array(Array(repeating: subject, count: 200))])
+        let limits = EvaluationLimits(maximumSteps: 1_000_000, maximumPatternSteps: 900_000)
+        let environment = EvaluationEnvironment(limits: limits)
+        let predicate = try PredicateParser.parsePredicate(rule).predicate
+        var machine = VirtualMachine(program: try Compiler.compile(predicate), environment: environment)
+        let interpreted = #expect(throws: EvaluationError.self) {
+            try Interpreter(environment: environment).evaluate(predicate, on: object)
+        }
+        let run = #expect(throws: EvaluationError.self) { try machine.evaluate(on: object) }
+        #expect(interpreted == limits.stepsExceeded().at(SourceRange(0, rule.utf8.count)))
+        #expect(run == interpreted)
+        // With the budget off, the same rule answers (false: nothing matches).
+        let unlimited = EvaluationEnvironment(limits: .unlimited)
+        #expect(try Interpreter(environment: unlimited).evaluate(predicate, on: object) == false)
+    }
+}

@@ -21,14 +21,16 @@ public struct EvaluationLimits: Hashable, Sendable {
     /// Matching steps one `LIKE` or `MATCHES` comparison may take. `LIKE` counts each step of its
     /// wildcard matcher; `MATCHES` counts ICU's backtracking engine steps, which ICU reports every
     /// 10,000 steps, so that is the granularity. A catastrophic pattern such as `(a+)+$` on a long
-    /// run of `a`s fails here instead of running for centuries.
+    /// run of `a`s fails here instead of running for centuries. The steps a match takes also
+    /// count against ``maximumSteps``, so a rule running many matches is bounded as a whole; keep
+    /// this limit below that one so that one runaway match is reported as such.
     public var maximumPatternSteps: Int
 
     /// The defaults: 10 million steps, 1 million elements per collection, 16 KiB patterns and
-    /// 10 million pattern-matching steps per comparison.
+    /// 5 million pattern-matching steps per comparison.
     public init(
         maximumSteps: Int = 10_000_000, maximumCollectionCount: Int = 1_000_000, maximumPatternLength: Int = 16_384,
-        maximumPatternSteps: Int = 10_000_000
+        maximumPatternSteps: Int = 5_000_000
     ) {
         self.maximumSteps = maximumSteps
         self.maximumCollectionCount = maximumCollectionCount
