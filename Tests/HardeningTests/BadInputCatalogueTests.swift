@@ -359,6 +359,10 @@ import Testing
         .init(
             "expression return in a predicate", .program(ProgramBytes.serialized([.pushSelf, .returnValue])),
             "byte 24: the program does not verify: instruction 1: a predicate must end with RETURN_BOOL"),
+        .init("nil in 255 arrays (256 levels, the limit)", .program(ProgramBytes.nestedConstant(depth: 255)), "loaded"),
+        .init(
+            "nil in 256 arrays", .program(ProgramBytes.nestedConstant(depth: 256)),
+            "byte 544: constants nest deeper than 256 levels"),
         .init(
             "instruction limit", .program(ProgramBytes.small, limits: ProgramLimits(maximumInstructions: 1)),
             "byte 14: the program does not verify: 2 instructions, more than the limit of 1"),

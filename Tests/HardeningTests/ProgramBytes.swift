@@ -62,6 +62,30 @@ enum ProgramBytes {
         return ~crc
     }
 
+    /// ``small`` with its (empty) constant pool replaced by one array constant nested `depth`
+    /// levels deep around `nil`.
+    static func nestedConstant(depth: Int) -> [UInt8] {
+        let payload: [UInt8] =
+            [1] + Array(repeating: [ValueTag.array.rawValue, 1], count: depth).flatMap { $0 } + [ValueTag.nil.rawValue]
+        return reframed(small) { body in
+            // kind (3 bytes), code (id, length, count, two instructions: 11 bytes), then the
+            // constants section: id, length 1, count 0.
+            body.replaceSubrange(15...16, with: varint(payload.count) + payload)
+        }
+    }
+
+    /// Unsigned LEB128, as the format writes counts and lengths.
+    static func varint(_ value: Int) -> [UInt8] {
+        var rest = UInt64(value)
+        var bytes: [UInt8] = []
+        repeat {
+            let low = UInt8(rest & 0x7F)
+            rest >>= 7
+            bytes.append(rest == 0 ? low : low | 0x80)
+        } while rest != 0
+        return bytes
+    }
+
     /// Body offset of the first instruction's opcode: kind section (id, length, byte), then the
     /// code section's id, length and count, each one byte for small programs.
     static let firstOpcode = 6
