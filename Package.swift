@@ -106,6 +106,13 @@ let package = Package(
         ),
         .testTarget(name: "PredicateBenchTests", dependencies: ["predicate-bench"]),
         .testTarget(
+            name: "HardeningTests",
+            dependencies: [
+                "PredicateActions", "PredicateBytecode", "PredicateVM", "PredicateInterpreter", "PredicateFileProvider",
+                "PredicateSemantics", "PredicateSyntax", "PredicateValue",
+            ]
+        ),
+        .testTarget(
             name: "PredicateCommandLineTests",
             dependencies: ["PredicateCommandLine", "PredicateSyntax", "PredicateValue"]
         ),

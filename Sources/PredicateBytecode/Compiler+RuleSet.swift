@@ -17,10 +17,12 @@ extension Compiler {
     /// values are remembered and every rule keeps its own evaluation order, each rule's answer
     /// (or error) is the one it would give alone.
     ///
-    /// - Parameter rules: The rules with their source texts; the program's source is the texts
-    ///   one a line, and its source ranges point into it (``RuleSetSource`` maps them back).
+    /// - Parameters:
+    ///   - rules: The rules with their source texts; the program's source is the texts one a
+    ///     line, and its source ranges point into it (``RuleSetSource`` maps them back).
+    ///   - limits: How large the program may grow.
     public static func compileRuleSet(
-        _ rules: [(predicate: Predicate, source: String)]
+        _ rules: [(predicate: Predicate, source: String)], limits: ProgramLimits = ProgramLimits()
     ) throws(CompileError)
         -> Program
     {
@@ -37,7 +39,7 @@ extension Compiler {
         }
         emitter.rangeOffset = 0
         emitter.emit(.returnRules, SourceRange(0, 0))
-        return try emitter.finish(kind: .ruleSet, source: layout.text)
+        return try emitter.finish(kind: .ruleSet, source: layout.text, limits: limits)
     }
 }
 

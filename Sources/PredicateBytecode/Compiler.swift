@@ -15,19 +15,26 @@ public struct CompileError: Error, Hashable, Sendable, CustomStringConvertible {
 /// run-time evaluation.
 public enum Compiler {
     /// Compiles a predicate. `source` is the rule text, kept for error messages.
-    public static func compile(_ predicate: Predicate, source: String = "") throws(CompileError) -> Program {
+    ///
+    /// - Throws: ``CompileError`` when the program would exceed `limits` or what 16-bit operands
+    ///   can address.
+    public static func compile(
+        _ predicate: Predicate, source: String = "", limits: ProgramLimits = ProgramLimits()
+    ) throws(CompileError) -> Program {
         var emitter = Emitter()
         emitter.compile(predicate)
         emitter.emit(.returnBool, predicate.range)
-        return try emitter.finish(kind: .predicate, source: source)
+        return try emitter.finish(kind: .predicate, source: source, limits: limits)
     }
 
     /// Compiles a standalone expression.
-    public static func compile(_ expression: Expression, source: String = "") throws(CompileError) -> Program {
+    public static func compile(
+        _ expression: Expression, source: String = "", limits: ProgramLimits = ProgramLimits()
+    ) throws(CompileError) -> Program {
         var emitter = Emitter()
         emitter.compile(expression)
         emitter.emit(.returnValue, expression.range)
-        return try emitter.finish(kind: .expression, source: source)
+        return try emitter.finish(kind: .expression, source: source, limits: limits)
     }
 }
 
@@ -131,8 +138,19 @@ struct Emitter {
         return small
     }
 
-    func finish(kind: Program.Kind, source: String) throws(CompileError) -> Program {
+    func finish(kind: Program.Kind, source: String, limits: ProgramLimits) throws(CompileError) -> Program {
         if let overflow { throw CompileError(message: overflow) }
+        if code.count > limits.maximumInstructions {
+            throw CompileError(
+                message:
+                    "the rule compiles to \(code.count) instructions, more than the limit of \(limits.maximumInstructions)"
+            )
+        }
+        if constants.count > limits.maximumConstants {
+            throw CompileError(
+                message:
+                    "the rule needs \(constants.count) constants, more than the limit of \(limits.maximumConstants)")
+        }
         let program = Program(
             kind: kind, code: code, constants: constants, keyPaths: keyPaths, variables: variables,
             sourceRanges: ranges, maximumStackDepth: maximumDepth, maximumSubqueryDepth: maximumSubqueryDepth,

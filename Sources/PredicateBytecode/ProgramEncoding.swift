@@ -41,10 +41,11 @@ public enum ProgramFormat {
     public static let version: UInt16 = 1
     /// Magic, version, body length and checksum: the bytes before the first section.
     public static let headerSize = 14
-    /// How deeply constants (arrays, sets, dictionaries) may nest: the parser allows 256 levels,
-    /// format arguments a little more; the limit keeps a hostile input from exhausting the
-    /// decoder's call stack.
-    public static let maximumConstantNesting = 512
+    /// How deeply constants (arrays, sets, dictionaries) may nest: the parser allows 128 levels
+    /// by default, format arguments a little more; the limit keeps a hostile input from
+    /// exhausting the decoder's call stack. 512 overflowed a test thread's stack under
+    /// AddressSanitizer, whose frames are larger; 256 leaves room.
+    public static let maximumConstantNesting = 256
 }
 
 /// The sections of a serialized program, by id, in the order they appear.
@@ -415,8 +416,11 @@ extension Program {
     ///   - schemas: The schemas bound fields may name, matched by type name. Each bound field
     ///     must name one of them, and its slot must still answer its key, so a program compiled
     ///     against another version of a schema is refused instead of reading the wrong field.
+    ///   - limits: How large a program to accept (see ``ProgramLimits``).
     /// - Throws: ``ProgramLoadError``, with the byte offset of the problem.
-    public init(bytes: [UInt8], schemas: [Schema] = []) throws(ProgramLoadError) {
+    public init(
+        bytes: [UInt8], schemas: [Schema] = [], limits: ProgramLimits = ProgramLimits()
+    ) throws(ProgramLoadError) {
         var reader = ByteReader(bytes: bytes, position: 0, end: bytes.count)
         try reader.header()
         let bodyStart = reader.position
@@ -446,7 +450,7 @@ extension Program {
         let sourceRanges = try reader.section(.sourceRanges) { reader throws(ProgramLoadError) in
             try reader.array(minimumElementSize: 2) { reader throws(ProgramLoadError) in try reader.sourceRange() }
         }
-        let limits = try reader.section(.limits) { reader throws(ProgramLoadError) in
+        let depths = try reader.section(.limits) { reader throws(ProgramLoadError) in
             (try reader.integer(), try reader.integer())
         }
         let source = try reader.section(.source) { reader throws(ProgramLoadError) in
@@ -458,9 +462,9 @@ extension Program {
 
         self.init(
             kind: kind, code: code, constants: constants, keyPaths: keyPaths, variables: variables,
-            sourceRanges: sourceRanges, maximumStackDepth: limits.0, maximumSubqueryDepth: limits.1, source: source)
+            sourceRanges: sourceRanges, maximumStackDepth: depths.0, maximumSubqueryDepth: depths.1, source: source)
         do {
-            try Verifier.verify(self)
+            try Verifier.verify(self, limits: limits)
         } catch {
             let offset = error.instruction.map { codeStart + 4 * $0 } ?? bodyStart
             throw ProgramLoadError(offset: offset, .verificationFailed(error))

@@ -83,6 +83,8 @@ public struct VerificationError: Error, Hashable, Sendable, CustomStringConverti
         case ruleEndNotAtTopLevel(depth: Int)
         /// A jump from one rule of a rule set into another: an error would then hide the wrong rule.
         case jumpAcrossRuleEnd(target: Int)
+        /// A table (instructions, constants) larger than the ``ProgramLimits`` allow.
+        case tooLarge(table: String, count: Int, limit: Int)
     }
 
     /// The offset of the instruction at fault, or `nil` when the problem is the program's
@@ -154,6 +156,7 @@ public struct VerificationError: Error, Hashable, Sendable, CustomStringConverti
         case .ruleEndNotAtTopLevel(let depth):
             return "RULE_END with \(depth) values on the stack instead of 1, or inside a scope"
         case .jumpAcrossRuleEnd(let target): return "jump to \(target) leaves its rule (crosses a RULE_END)"
+        case .tooLarge(let table, let count, let limit): return "\(count) \(table), more than the limit of \(limit)"
         }
     }
 }
@@ -173,8 +176,10 @@ public enum Verifier {
     /// underflows nor exceeds the declared maximum, scopes nest, and the path ends with the right
     /// return or `FAIL`. Unreachable code gets the operand and shape checks only.
     ///
+    /// - Parameter limits: How large the program may be; checked first, before any other work.
     /// - Throws: The first problem found, with the offset of the instruction at fault.
-    public static func verify(_ program: Program) throws(VerificationError) {
+    public static func verify(_ program: Program, limits: ProgramLimits = ProgramLimits()) throws(VerificationError) {
+        try limits.check(program)
         try checkDeclarations(program)
         try checkKeyPaths(program)
         try checkRuleBoundaries(program)

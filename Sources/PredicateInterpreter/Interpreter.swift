@@ -21,11 +21,13 @@ public struct Interpreter: Sendable {
     /// Evaluates `predicate` with `object` as `SELF` and `variables` as the bindings.
     ///
     /// - Throws: The first ``EvaluationError`` met, with the source range of the failing
-    ///   sub-expression. Short-circuited operands are never evaluated, so cannot fail.
+    ///   sub-expression. Short-circuited operands are never evaluated, so cannot fail. A rule that
+    ///   spends the environment's ``EvaluationLimits/maximumSteps`` fails with `limitExceeded`
+    ///   at the range of the whole rule (one step per node evaluated, plus ``EvaluationCost``).
     public func evaluate(
         _ predicate: Predicate, on object: Value, variables: [String: Value] = [:]
     ) throws(EvaluationError) -> Bool {
-        var walk = Walk(environment: environment, object: object)
+        var walk = Walk(environment: environment, object: object, rootRange: predicate.range)
         return try walk.evaluate(predicate, variables)
     }
 
@@ -47,7 +49,7 @@ public struct Interpreter: Sendable {
     public func evaluate(
         _ expression: Expression, on object: Value, variables: [String: Value] = [:]
     ) throws(EvaluationError) -> Value {
-        var walk = Walk(environment: environment, object: object)
+        var walk = Walk(environment: environment, object: object, rootRange: expression.range)
         var bindings = variables
         return try walk.evaluate(expression, &bindings)
     }
@@ -58,10 +60,28 @@ public struct Interpreter: Sendable {
 private struct Walk {
     let environment: EvaluationEnvironment
     let object: Value
+    /// Where a spent budget is reported: the whole rule, as the VM does, whose step counts differ.
+    let rootRange: SourceRange
+    /// Steps left before ``EvaluationLimits/maximumSteps`` is spent.
+    var steps: Int
+
+    init(environment: EvaluationEnvironment, object: Value, rootRange: SourceRange) {
+        self.environment = environment
+        self.object = object
+        self.rootRange = rootRange
+        steps = environment.limits.maximumSteps
+    }
+
+    /// Spends `cost` steps, failing once the budget is gone.
+    mutating func charge(_ cost: Int) throws(EvaluationError) {
+        steps = steps < cost ? -1 : steps - cost
+        if steps < 0 { throw environment.limits.stepsExceeded().at(rootRange) }
+    }
 
     // MARK: - Predicates
 
     mutating func evaluate(_ predicate: Predicate, _ bindings: [String: Value]) throws(EvaluationError) -> Bool {
+        try charge(1)
         switch predicate.kind {
         case .constant(let value):
             return value
@@ -79,11 +99,14 @@ private struct Walk {
             var local = bindings
             let lhs = try evaluate(comparison.lhs, &local)
             let rhs = try evaluate(comparison.rhs, &local)
+            try charge(EvaluationCost.comparison(lhs, rhs))
             do {
                 return try ComparisonOperators.evaluate(
                     comparison.op, lhs, rhs, quantifier: comparison.quantifier, options: comparison.options,
-                    environment: environment)
+                    environment: environment, steps: &steps)
             } catch {
+                // `LIKE`/`MATCHES` spent the rest of the budget: the rule's error, not the comparison's.
+                if steps < 0 { throw environment.limits.stepsExceeded().at(rootRange) }
                 throw error.at(predicate.range)
             }
         }
@@ -93,6 +116,7 @@ private struct Walk {
 
     mutating func evaluate(_ expression: Expression, _ bindings: inout [String: Value]) throws(EvaluationError) -> Value
     {
+        try charge(1)
         do {
             return try evaluateKind(expression, &bindings)
         } catch {
@@ -112,6 +136,7 @@ private struct Walk {
             return try variable(name, bindings)
         case .keyPath(let base, let components):
             let receiver = try evaluate(base, &bindings)
+            try charge(EvaluationCost.keyPath(components, from: receiver))
             let bound = bindings
             return try KeyValueAccess.value(along: components, from: receiver) { name throws(EvaluationError) in
                 try variable(name, bound)
@@ -119,16 +144,19 @@ private struct Walk {
         case .function(let selector, let arguments):
             var values: [Value] = []
             for argument in arguments { values.append(try evaluate(argument, &bindings)) }
+            try charge(EvaluationCost.call(values))
             return try BuiltinFunctions.call(selector, values)
         case .invoke(let receiverExpression, let selector, let arguments):
             let receiver = try evaluate(receiverExpression, &bindings)
             if receiver.isNil { return .nil }
             var values: [Value] = []
             for argument in arguments { values.append(try evaluate(argument, &bindings)) }
+            try charge(EvaluationCost.call(values))
             return try MethodInvocation.invoke(selector, on: receiver, arguments: values)
         case .aggregate(let elements):
             var values: [Value] = []
             for element in elements { values.append(try evaluate(element, &bindings).asCollectionElement) }
+            try environment.limits.checkCollection(count: values.count)
             return .array(values)
         case .index(let base, let spec):
             let receiver = try evaluate(base, &bindings)
@@ -150,12 +178,14 @@ private struct Walk {
                 throw EvaluationError(
                     .notACollection, "SUBQUERY needs an array or a set, got \(ValueComparison.describe(collection))")
             }
+            try charge(elements.count)
             var inner = bindings
             var matches: [Value] = []
             for element in elements {
                 inner[variable] = element
                 if try evaluate(predicate, inner) { matches.append(element) }
             }
+            try environment.limits.checkCollection(count: matches.count)
             return .array(matches)
         case .ternary(let condition, let whenTrue, let whenFalse):
             return try evaluate(condition, bindings)
@@ -169,7 +199,11 @@ private struct Walk {
             return result
         case .setOperation(let op, let lhs, let rhs):
             let left = try evaluate(lhs, &bindings)
-            return try CollectionOperations.setOperation(op, left, try evaluate(rhs, &bindings))
+            let right = try evaluate(rhs, &bindings)
+            try charge(EvaluationCost.setOperation(left, right))
+            let result = try CollectionOperations.setOperation(op, left, right)
+            if case .set(let members) = result { try environment.limits.checkCollection(count: members.count) }
+            return result
         case .anyKey:
             throw EvaluationError(.unsupported, "ANYKEY is only meaningful to Spotlight and cannot be evaluated here")
         }

@@ -41,6 +41,8 @@ public struct VirtualMachine: Sendable {
     private var ruleBits: [UInt64] = []
     private var ruleErrors: [(rule: Int, error: EvaluationError)] = []
     private var initialSlots: [Value?] = []
+    /// Steps left in this evaluation before ``EvaluationLimits/maximumSteps`` is spent.
+    private var steps = 0
 
     private static let operators = ComparisonOperator.allCases
     private static let quantifiers = Quantifier.allCases
@@ -110,7 +112,10 @@ public struct VirtualMachine: Sendable {
     /// Evaluates the predicate program with `object` as `SELF`.
     ///
     /// - Throws: The interpreter's ``EvaluationError`` for the same rule and input, with the same
-    ///   source range.
+    ///   source range. A rule that spends the environment's ``EvaluationLimits/maximumSteps``
+    ///   fails with `limitExceeded` at the range of the whole rule, as in the interpreter; the VM
+    ///   charges one step per instruction executed (plus ``EvaluationCost``), the interpreter one
+    ///   per node, so near the limit the two can differ on whether it was reached.
     public mutating func evaluate(on object: Value, variables: [String: Value] = [:]) throws(EvaluationError) -> Bool {
         guard case .bool(let result) = try run(on: object, variables: variables) else {
             throw malformed("a predicate program must end with a Boolean")
@@ -182,6 +187,7 @@ public struct VirtualMachine: Sendable {
         for name in program.variables { slots.append(variables[name]) }
         if !memoStamps.isEmpty { evaluationStamp &+= 1 }
         if program.kind == .ruleSet { initialSlots = slots }
+        steps = max(0, environment.limits.maximumSteps)
 
         // `SELF` as an object, opened once into a generic parameter: bound fields of its schema
         // are then read in place, without copying the value out of the enum at every key path.
@@ -207,7 +213,9 @@ public struct VirtualMachine: Sendable {
         while pc < code.count {
             let instruction = code[pc]
             pc += 1
+            steps -= 1
             do {
+                if steps < 0 { try charge(0) }
                 if try execute(instruction, &pc, object, host, hostSchema) { return pop() }
             } catch {
                 let site = pc - 1
@@ -274,19 +282,33 @@ public struct VirtualMachine: Sendable {
             guard Int(op) < Self.operators.count, Int(quantifier) < Self.quantifiers.count else {
                 throw malformed("no comparison operator \(op)")
             }
-            let result = try ComparisonOperators.evaluate(
-                Self.operators[Int(op)], lhs, rhs, quantifier: Self.quantifiers[Int(quantifier)],
-                options: ComparisonOptions(rawValue: options), environment: environment)
+            try charge(EvaluationCost.comparison(lhs, rhs))
+            var budget = steps
+            let result: Bool
+            do {
+                result = try ComparisonOperators.evaluate(
+                    Self.operators[Int(op)], lhs, rhs, quantifier: Self.quantifiers[Int(quantifier)],
+                    options: ComparisonOptions(rawValue: options), environment: environment, steps: &budget)
+            } catch {
+                // `LIKE`/`MATCHES` spent the rest of the budget: the rule's error, as in the interpreter.
+                steps = budget
+                if steps < 0 { try charge(0) }
+                throw error
+            }
+            steps = budget
             stack.append(.bool(result))
         case .callFunction(let selector, let arity):
             let arguments = popArguments(Int(arity))
+            try charge(EvaluationCost.call(arguments))
             stack.append(try BuiltinFunctions.call(string(selector), arguments))
         case .invoke(let selector, let arity):
             let arguments = popArguments(Int(arity))
             let receiver = pop()
+            try charge(EvaluationCost.call(arguments))
             stack.append(try MethodInvocation.invoke(string(selector), on: receiver, arguments: arguments))
         case .makeArray(let count):
             let elements = popArguments(Int(count))
+            try environment.limits.checkCollection(count: elements.count)
             stack.append(.array(elements.map(\.asCollectionElement)))
         case .indexSymbol(let symbol):
             let receiver = pop()
@@ -304,7 +326,10 @@ public struct VirtualMachine: Sendable {
             let rhs = pop()
             let lhs = pop()
             guard Int(op) < Self.setOperators.count else { throw malformed("no set operator \(op)") }
-            stack.append(try CollectionOperations.setOperation(Self.setOperators[Int(op)], lhs, rhs))
+            try charge(EvaluationCost.setOperation(lhs, rhs))
+            let result = try CollectionOperations.setOperation(Self.setOperators[Int(op)], lhs, rhs)
+            if case .set(let members) = result { try environment.limits.checkCollection(count: members.count) }
+            stack.append(result)
         case .not:
             stack.append(.bool(!(try popBool())))
         case .jump(let offset):
@@ -339,6 +364,7 @@ public struct VirtualMachine: Sendable {
             }
             let slot = Int(slot)
             guard slot < slots.count else { throw malformed("no variable \(slot)") }
+            try charge(elements.count)
             frames.append(
                 SubqueryFrame(elements: elements, next: 0, slot: slot, saved: slots[slot], results: [], current: .nil))
         case .subqueryNext(let exit):
@@ -350,6 +376,7 @@ public struct VirtualMachine: Sendable {
                 frames.append(frame)
             } else {
                 slots[frame.slot] = frame.saved
+                try environment.limits.checkCollection(count: frame.results.count)
                 stack.append(.array(frame.results))
                 pc += Int(exit)
             }
@@ -409,6 +436,15 @@ public struct VirtualMachine: Sendable {
         return nil
     }
 
+    /// Spends `cost` steps, failing once the budget is gone. The error names the whole rule
+    /// (the last instruction's range), where the interpreter reports it too.
+    private mutating func charge(_ cost: Int) throws(EvaluationError) {
+        steps = steps < cost ? -1 : steps - cost
+        guard steps < 0 else { return }
+        let error = environment.limits.stepsExceeded()
+        throw program.sourceRanges.last.map { error.at($0) } ?? error
+    }
+
     private mutating func popArguments(_ count: Int) -> [Value] {
         let available = min(count, stack.count)
         let arguments = Array(stack.suffix(available))
@@ -425,7 +461,7 @@ public struct VirtualMachine: Sendable {
         return value.isNull ? .nil : value
     }
 
-    private func keyPath(_ index: UInt16, from receiver: Value) throws(EvaluationError) -> Value {
+    private mutating func keyPath(_ index: UInt16, from receiver: Value) throws(EvaluationError) -> Value {
         let index = Int(index)
         guard index < program.keyPaths.count else { throw malformed("no key path \(index)") }
         // `KeyValueAccess.value(along:from:variable:)` for a single bound field reads the slot
@@ -435,6 +471,7 @@ public struct VirtualMachine: Sendable {
         {
             return object.value(atSlot: field.slot)
         }
+        try charge(EvaluationCost.keyPath(program.keyPaths[index], from: receiver))
         return try KeyValueAccess.value(along: program.keyPaths[index], from: receiver) {
             name throws(EvaluationError) in
             guard let slot = program.variables.firstIndex(of: name) else {

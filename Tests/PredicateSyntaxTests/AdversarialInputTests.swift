@@ -64,31 +64,32 @@ import class Foundation.Thread
         var testDescription: String { name }
     }
 
-    /// Each case is 100,000 levels of one construct; the error points at the token that would
-    /// open level `limit + 2` (or, for trees built bottom-up, at the start of the too-deep node).
+    /// Each case is 100,000 levels of one construct; the error points at the token that opens
+    /// level `limit + 1`, the first one too deep (or, for trees built bottom-up, at the start of
+    /// the too-deep node).
     static let nestingCases: [NestingCase] = {
         let n = count
         let l = limit
         func repeated(_ text: String) -> String { String(repeating: text, count: n) }
         return [
-            NestingCase(name: "( ... a == 1 ... )", source: repeated("(") + "a == 1" + repeated(")"), column: l + 2),
-            NestingCase(name: "unclosed (", source: repeated("("), column: l + 2),
-            NestingCase(name: "{ ... }", source: "a == " + repeated("{") + repeated("}"), column: l + 7),
-            NestingCase(name: "NOT NOT ...", source: repeated("NOT ") + "a == 1", column: 4 * (l + 1) + 1),
-            NestingCase(name: "! ! ...", source: repeated("!") + "a == 1", column: l + 2),
-            NestingCase(name: "- - ... 1", source: "a == " + repeated("-") + "1", column: l + 7),
-            NestingCase(name: "2 ** - - ... 1", source: "a == 2 ** " + repeated("-") + "1", column: l + 12),
-            NestingCase(name: "(expression)", source: "a == " + repeated("(") + "1" + repeated(")"), column: l + 7),
-            NestingCase(name: "abs(abs(...", source: "a == " + repeated("abs("), column: 4 * l + 10),
-            NestingCase(name: "abs:(abs:(...", source: "a == " + repeated("abs:("), column: 5 * l + 11),
-            NestingCase(name: "TERNARY(TERNARY(...", source: "a == " + repeated("TERNARY("), column: 8 * l + 14),
+            NestingCase(name: "( ... a == 1 ... )", source: repeated("(") + "a == 1" + repeated(")"), column: l + 1),
+            NestingCase(name: "unclosed (", source: repeated("("), column: l + 1),
+            NestingCase(name: "{ ... }", source: "a == " + repeated("{") + repeated("}"), column: l + 6),
+            NestingCase(name: "NOT NOT ...", source: repeated("NOT ") + "a == 1", column: 4 * l + 1),
+            NestingCase(name: "! ! ...", source: repeated("!") + "a == 1", column: l + 1),
+            NestingCase(name: "- - ... 1", source: "a == " + repeated("-") + "1", column: l + 6),
+            NestingCase(name: "2 ** - - ... 1", source: "a == 2 ** " + repeated("-") + "1", column: l + 11),
+            NestingCase(name: "(expression)", source: "a == " + repeated("(") + "1" + repeated(")"), column: l + 6),
+            NestingCase(name: "abs(abs(...", source: "a == " + repeated("abs("), column: 4 * l + 9),
+            NestingCase(name: "abs:(abs:(...", source: "a == " + repeated("abs:("), column: 5 * l + 10),
+            NestingCase(name: "TERNARY(TERNARY(...", source: "a == " + repeated("TERNARY("), column: 8 * l + 13),
             NestingCase(
                 name: "SUBQUERY(SUBQUERY(... (50,000: 16 bytes each)",
-                source: "a == " + String(repeating: "SUBQUERY(a, $x, ", count: n / 2), column: 16 * l + 15),
-            NestingCase(name: "FUNCTION(FUNCTION(...", source: "a == " + repeated("FUNCTION("), column: 9 * l + 15),
-            NestingCase(name: "CAST(CAST(...", source: "a == " + repeated("CAST("), column: 5 * l + 11),
-            NestingCase(name: "a[a[...", source: "a == " + repeated("a["), column: 2 * l + 8),
-            NestingCase(name: "$x := $x := ...", source: "a == " + repeated("$x := ") + "1", column: 6 * l + 12),
+                source: "a == " + String(repeating: "SUBQUERY(a, $x, ", count: n / 2), column: 16 * l + 14),
+            NestingCase(name: "FUNCTION(FUNCTION(...", source: "a == " + repeated("FUNCTION("), column: 9 * l + 14),
+            NestingCase(name: "CAST(CAST(...", source: "a == " + repeated("CAST("), column: 5 * l + 10),
+            NestingCase(name: "a[a[...", source: "a == " + repeated("a["), column: 2 * l + 7),
+            NestingCase(name: "$x := $x := ...", source: "a == " + repeated("$x := ") + "1", column: 6 * l + 9),
             NestingCase(
                 name: "a + a + ... (left-deep tree)",
                 source: Array(repeating: "a", count: n).joined(separator: " + ")
@@ -121,7 +122,7 @@ import class Foundation.Thread
         let over = await AdversarialInputTests.outcome(parens(l + 1), stackSize: AdversarialInputTests.mainThreadStack)
         #expect(over.failure?.kind == .nestingTooDeep(limit: l))
         let custom = AdversarialInputTests.outcome(parens(10), options: ParseOptions(maximumDepth: 9))
-        #expect(custom == .failed(.nestingTooDeep(limit: 9), at: "1:11"))
+        #expect(custom == .failed(.nestingTooDeep(limit: 9), at: "1:10"))
     }
 
     /// Flat chains are not nesting: 100,000 comparisons joined by AND parse into one node.
@@ -214,12 +215,12 @@ import class Foundation.Thread
         let nots = String(repeating: "NOT ", count: AdversarialInputTests.count) + "a == 1"
         let l = AdversarialInputTests.limit
         let outcome = await AdversarialInputTests.outcome(nots, stackSize: 512 << 10)
-        #expect(outcome == .failed(.nestingTooDeep(limit: l), at: "1:\(4 * (l + 1) + 1)"))
+        #expect(outcome == .failed(.nestingTooDeep(limit: l), at: "1:\(4 * l + 1)"))
 
         let ternaries = "a == " + String(repeating: "TERNARY(", count: AdversarialInputTests.count)
         let lowLimit = ParseOptions(maximumDepth: 6)
         let ternaryOutcome = await AdversarialInputTests.outcome(ternaries, options: lowLimit, stackSize: 512 << 10)
-        #expect(ternaryOutcome == .failed(.nestingTooDeep(limit: 6), at: "1:\(8 * 6 + 14)"))
+        #expect(ternaryOutcome == .failed(.nestingTooDeep(limit: 6), at: "1:\(8 * 6 + 13)"))
     }
 
     // MARK: - Size

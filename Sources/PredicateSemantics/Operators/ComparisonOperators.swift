@@ -12,22 +12,40 @@ public enum ComparisonOperators {
         _ op: ComparisonOperator, _ lhs: Value, _ rhs: Value, quantifier: Quantifier, options: ComparisonOptions,
         environment: EvaluationEnvironment
     ) throws(EvaluationError) -> Bool {
+        var steps = environment.limits.maximumSteps
+        return try evaluate(
+            op, lhs, rhs, quantifier: quantifier, options: options, environment: environment, steps: &steps)
+    }
+
+    /// Applies `op` to evaluated operands under `quantifier`, spending the steps `LIKE` and
+    /// `MATCHES` take from `steps`, an evaluation's remaining budget (see ``EvaluationLimits``).
+    ///
+    /// - Throws: As the operator does; when `steps` runs out, the budget error (and `steps` is
+    ///   then negative, so the engine can report it as its own).
+    public static func evaluate(
+        _ op: ComparisonOperator, _ lhs: Value, _ rhs: Value, quantifier: Quantifier, options: ComparisonOptions,
+        environment: EvaluationEnvironment, steps: inout Int
+    ) throws(EvaluationError) -> Bool {
         if quantifier == .direct, let result = scalar(op, lhs, rhs) { return result }
         let left = lhs.isNull ? Value.nil : lhs
         let right = rhs.isNull ? Value.nil : rhs
         switch quantifier {
         case .direct:
-            return try primitive(op, left, right, options: options, environment: environment)
+            return try primitive(op, left, right, options: options, environment: environment, steps: &steps)
         case .any:
             if left.isNil { return false }
             for element in try quantified(left) {
-                if try primitive(op, element, right, options: options, environment: environment) { return true }
+                if try primitive(op, element, right, options: options, environment: environment, steps: &steps) {
+                    return true
+                }
             }
             return false
         case .all:
             if left.isNil { return true }
             for element in try quantified(left) {
-                if !(try primitive(op, element, right, options: options, environment: environment)) { return false }
+                if !(try primitive(op, element, right, options: options, environment: environment, steps: &steps)) {
+                    return false
+                }
             }
             return true
         }
@@ -71,6 +89,25 @@ public enum ComparisonOperators {
         }
     }
 
+    /// Runs a pattern match within the smaller of the per-match limit and what is left of the
+    /// evaluation's steps, and spends what it used: each match is bounded, and so is a rule
+    /// that runs many (a `SUBQUERY` of catastrophic `MATCHES`).
+    private static func bounded(
+        _ limits: EvaluationLimits, _ steps: inout Int, _ op: String, _ pattern: String,
+        _ match: (inout Int) -> Bool?
+    ) throws(EvaluationError) -> Bool {
+        let left = max(0, steps)
+        let allowed = min(limits.maximumPatternSteps, left)
+        var budget = allowed
+        if let result = match(&budget) {
+            steps = left - (allowed - max(0, budget))
+            return result
+        }
+        if limits.maximumPatternSteps <= left { throw limits.patternStepsExceeded(op, pattern) }
+        steps = -1
+        throw limits.stepsExceeded()
+    }
+
     private static func quantified(_ value: Value) throws(EvaluationError) -> [Value] {
         switch value {
         case .array(let elements), .set(let elements): return elements
@@ -86,6 +123,15 @@ public enum ComparisonOperators {
     public static func primitive(
         _ op: ComparisonOperator, _ lhs: Value, _ rhs: Value, options: ComparisonOptions,
         environment: EvaluationEnvironment
+    ) throws(EvaluationError) -> Bool {
+        var steps = environment.limits.maximumSteps
+        return try primitive(op, lhs, rhs, options: options, environment: environment, steps: &steps)
+    }
+
+    /// One comparison without a quantifier, spending `LIKE` and `MATCHES` steps from `steps`.
+    public static func primitive(
+        _ op: ComparisonOperator, _ lhs: Value, _ rhs: Value, options: ComparisonOptions,
+        environment: EvaluationEnvironment, steps: inout Int
     ) throws(EvaluationError) -> Bool {
         switch op {
         case .equal:
@@ -115,11 +161,19 @@ public enum ComparisonOperators {
         case .like:
             guard let (text, pattern) = try strings(lhs, rhs, op) else { return false }
             if pattern.isEmpty { return false }
-            return try environment.patterns.like(pattern, options: options).matches(text)
+            try environment.limits.checkPattern(pattern, "LIKE")
+            let matcher = try environment.patterns.like(pattern, options: options)
+            return try bounded(environment.limits, &steps, "LIKE", pattern) { budget in
+                matcher.matches(text, budget: &budget)
+            }
         case .matches:
             guard let (text, pattern) = try strings(lhs, rhs, op) else { return false }
             if pattern.isEmpty { return false }
-            return try environment.patterns.regularExpression(pattern, options: options).matches(text)
+            try environment.limits.checkPattern(pattern, "MATCHES")
+            let matcher = try environment.patterns.regularExpression(pattern, options: options)
+            return try bounded(environment.limits, &steps, "MATCHES", pattern) { budget in
+                matcher.matches(text, budget: &budget)
+            }
         case .utiConformsTo:
             return try utiConformsTo(
                 lhs, rhs, registry: environment.uniformTypes, lenient: environment.lenientTypeObjects)

@@ -16,16 +16,19 @@ public final class EvaluationEnvironment: Sendable {
     /// Compiled `LIKE` and `MATCHES` patterns, so that a rule run over many items compiles each
     /// pattern once.
     public let patterns: PatternCache
+    /// How much work and memory one evaluation may use; both engines enforce the same limits.
+    public let limits: EvaluationLimits
 
-    /// Creates an environment; by default the system type table, strict type operands and a
-    /// fresh pattern cache.
+    /// Creates an environment; by default the system type table, strict type operands, a
+    /// fresh pattern cache and the default limits.
     public init(
         uniformTypes: UniformTypeRegistry = .system, lenientTypeObjects: Bool = false,
-        patterns: PatternCache = PatternCache()
+        patterns: PatternCache = PatternCache(), limits: EvaluationLimits = EvaluationLimits()
     ) {
         self.uniformTypes = uniformTypes
         self.lenientTypeObjects = lenientTypeObjects
         self.patterns = patterns
+        self.limits = limits
     }
 }
 

@@ -71,17 +71,40 @@ public struct LikePattern: Sendable {
         self.tokens = tokens
     }
 
-    /// Whether the whole of `subject` matches the pattern.
+    /// Whether the whole of `subject` matches the pattern, however long that takes: for patterns
+    /// and strings the host trusts.
     public func matches(_ subject: String) -> Bool {
+        var budget = Int.max
+        return matches(subject, budget: &budget) ?? false
+    }
+
+    /// Whether the whole of `subject` matches the pattern, within `limits`' pattern steps.
+    ///
+    /// - Throws: `limitExceeded` when matching takes more than
+    ///   ``EvaluationLimits/maximumPatternSteps`` steps (a long pattern of stars against a long
+    ///   string: the work is the product of their lengths).
+    public func matches(_ subject: String, limits: EvaluationLimits) throws(EvaluationError) -> Bool {
+        var budget = limits.maximumPatternSteps
+        guard let result = matches(subject, budget: &budget) else {
+            throw limits.patternStepsExceeded("LIKE", pattern)
+        }
+        return result
+    }
+
+    /// Whether the whole of `subject` matches the pattern, spending one step of `budget` per
+    /// step of the matcher; `nil` when the budget ran out first (it is then negative).
+    public func matches(_ subject: String, budget: inout Int) -> Bool? {
         if tokens.isEmpty { return false }
+        var steps = max(0, budget)
+        defer { budget = steps }
         return StringKernels.withUTF8(subject) { bytes in
             if StringKernels.isASCII(bytes) {
                 // ASCII is its own NFKC form, and folding only lower-cases it.
                 let view = StringKernels.view(bytes, lowercased: caseInsensitive)
-                return Self.match(tokens, view.lazy.map { UInt32($0) })
+                return Self.match(tokens, view.lazy.map { UInt32($0) }, steps: &steps)
             }
             let text = Self.prepare(subject, normalizes, caseInsensitive, diacriticInsensitive)
-            return Self.match(tokens, text.unicodeScalars.map(\.value))
+            return Self.match(tokens, text.unicodeScalars.map(\.value), steps: &steps)
         }
     }
 
@@ -99,7 +122,10 @@ public struct LikePattern: Sendable {
     /// Greedy wildcard matching with a single backtrack point (the last `*` seen): when the
     /// tokens after that star fail, the star absorbs one more character and they are retried.
     /// Earlier stars never need revisiting, because a later star can absorb anything they could.
-    private static func match<Subject: RandomAccessCollection>(_ tokens: [UInt32], _ subject: Subject) -> Bool
+    /// Each pass of the loop spends one of `steps`; `nil` when they ran out.
+    private static func match<Subject: RandomAccessCollection>(
+        _ tokens: [UInt32], _ subject: Subject, steps: inout Int
+    ) -> Bool?
     where Subject.Element == UInt32, Subject.Index == Int {
         var position = subject.startIndex
         let end = subject.endIndex
@@ -107,6 +133,8 @@ public struct LikePattern: Sendable {
         var starToken = -1
         var starPosition = position
         while position < end {
+            steps -= 1
+            if steps < 0 { return nil }
             if token < tokens.count {
                 let current = tokens[token]
                 if current == anySequence {

@@ -21,8 +21,10 @@ import PredicateSyntax
 /// marks, which regular-expression syntax never relies on.
 ///
 /// **Cost:** ICU backtracks, and a pattern such as `(a+)+b` takes exponential time on a long run
-/// of `a`s. Nothing here bounds that yet: hosts that evaluate untrusted patterns must bound the
-/// length of strings or patterns themselves.
+/// of `a`s. ``matches(_:limits:)`` bounds that: it asks ICU for progress reports (one every
+/// 10,000 engine steps) and stops the match when ``EvaluationLimits/maximumPatternSteps`` are
+/// spent, so a catastrophic pattern costs a bounded time (about 0.1 s at the default) and an
+/// error rather than a hang.
 public struct RegularExpressionMatcher: Sendable {
     /// The pattern, as given.
     public let pattern: String
@@ -78,13 +80,72 @@ public struct RegularExpressionMatcher: Sendable {
         }
     }
 
-    /// Whether the whole of `subject` matches the pattern.
+    /// Whether the whole of `subject` matches the pattern, however long that takes: for patterns
+    /// and strings the host trusts.
     public func matches(_ subject: String) -> Bool {
-        guard let expression else { return false }
+        var budget = Int.max
+        return matches(subject, budget: &budget) ?? false
+    }
+
+    /// Whether the whole of `subject` matches the pattern, within `limits`' pattern steps.
+    ///
+    /// - Throws: `limitExceeded` when ICU needs more than ``EvaluationLimits/maximumPatternSteps``
+    ///   steps (counted in ICU's progress reports, one per 10,000 steps).
+    public func matches(_ subject: String, limits: EvaluationLimits) throws(EvaluationError) -> Bool {
+        var budget = limits.maximumPatternSteps
+        guard let result = matches(subject, budget: &budget) else {
+            throw limits.patternStepsExceeded("MATCHES", pattern)
+        }
+        return result
+    }
+
+    /// Whether the whole of `subject` matches the pattern, spending ICU's engine steps from
+    /// `budget` (10,000 for each progress report); `nil` when the budget ran out first and the
+    /// match was stopped (the budget is then negative).
+    public func matches(_ subject: String, budget: inout Int) -> Bool? {
+        guard budget < Int.max else { return match(subject, reports: .max).result }
+        let (result, reports) = match(subject, reports: max(0, budget) / Self.stepsPerReport)
+        budget = result == nil ? -1 : budget - reports * Self.stepsPerReport
+        return result
+    }
+
+    /// ICU's engine calls back about once every this many steps (`TIMER_INITIAL_VALUE` in
+    /// `rematch.cpp`).
+    private static let stepsPerReport = 10_000
+
+    /// The match, or `nil` when ICU reported progress more than `reports` times (the match was
+    /// stopped there), and the number of reports.
+    private func match(_ subject: String, reports: Int) -> (result: Bool?, reports: Int) {
+        guard let expression else { return (false, 0) }
         let text = Self.prepare(subject, normalizes, stripsDiacritics)
         let whole = NSRange(location: 0, length: text.utf16.count)
-        guard let match = expression.firstMatch(in: text, options: [.anchored], range: whole) else { return false }
-        return isAnchoredAtEnd || match.range == whole
+        guard reports < Int.max else {
+            guard let match = expression.firstMatch(in: text, options: [.anchored], range: whole) else {
+                return (false, 0)
+            }
+            return (isAnchoredAtEnd || match.range == whole, 0)
+        }
+        // `.reportProgress` makes ICU call back during a long match, with no result; the block
+        // counts those calls and stops the match once the budget is spent.
+        var remaining = reports
+        var found: NSRange?
+        var exhausted = false
+        expression.enumerateMatches(in: text, options: [.anchored, .reportProgress], range: whole) { result, _, stop in
+            if let result {
+                found = result.range
+                stop.pointee = true
+                return
+            }
+            remaining -= 1
+            if remaining < 0 {
+                exhausted = true
+                stop.pointee = true
+            }
+        }
+        let used = reports - max(remaining, 0)
+        if exhausted { return (nil, used) }
+        guard let range = found else { return (false, used) }
+        return (isAnchoredAtEnd || range == whole, used)
     }
 
     /// The pattern or subject text as the engine sees it: without diacritics under `[d]`, then

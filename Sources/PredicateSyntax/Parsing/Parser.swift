@@ -156,7 +156,7 @@ struct Parser {
     mutating func enter() throws(Diagnostic) {
         nesting += 1
         if nesting > options.maximumDepth {
-            throw error(.nestingTooDeep(limit: options.maximumDepth), at: current.range)
+            throw error(.nestingTooDeep(limit: options.maximumDepth), at: previousRange)
         }
     }
 

@@ -1,0 +1,73 @@
+import Foundation
+import PredicateBytecode
+import PredicateInterpreter
+import PredicateSemantics
+import PredicateSyntax
+import PredicateVM
+import PredicateValue
+
+/// libFuzzer entry point: the input is a rule, a NUL byte and a JSON item (`SELF`). The rule runs
+/// through the reference interpreter and the scalar VM, unbound; both must give the same result,
+/// or errors of the same kind at the same place. The batch evaluator is not covered yet (it is
+/// being built on another branch).
+///
+/// A step-budget error on either side is not a disagreement: the engines count steps
+/// differently (nodes against instructions), so near the limit one may stop and the other not.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzEvaluator(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = UnsafeBufferPointer(start: data, count: size)
+    let split = bytes.firstIndex(of: 0) ?? bytes.endIndex
+    let rule = String(decoding: bytes[..<split], as: UTF8.self)
+    let itemBytes = split < bytes.endIndex ? Array(bytes[(split + 1)...]) : []
+    // `random`, `randomn:` and `now` differ from call to call, so engines may rightly disagree.
+    let lowered = rule.lowercased()
+    if lowered.contains("random") || lowered.contains("now") { return 0 }
+    guard let predicate = try? PredicateParser.parsePredicate(rule).predicate else { return 0 }
+    let object: Value
+    if let json = try? JSON.parse(itemBytes), let value = try? Value(json: json) {
+        object = value
+    } else {
+        object = .dictionary(["name": .string("a.pdf"), "size": .int(3), "tags": .array([.string("x"), .int(2)])])
+    }
+    let limits = EvaluationLimits(maximumSteps: 200_000, maximumPatternSteps: 2_000_000)
+    let environment = EvaluationEnvironment(limits: limits)
+    let expected = Outcome { () throws(EvaluationError) in
+        try Interpreter(environment: environment).evaluate(predicate, on: object)
+    }
+    guard let program = try? Compiler.compile(predicate, source: rule) else { return 0 }
+    var machine = VirtualMachine(program: program, environment: environment)
+    let actual = Outcome { () throws(EvaluationError) in try machine.evaluate(on: object) }
+    if expected != actual && !expected.isBudget && !actual.isBudget {
+        print("engines disagree\n  rule:        \(rule.debugDescription)")
+        print("  object:      \(object)\n  interpreter: \(expected)\n  VM:          \(actual)")
+        abort()
+    }
+    return 0
+}
+
+/// A result or the error's kind and position (messages may be worded per engine only where the
+/// VM cannot know the interpreter's wording; kind and position must agree).
+private enum Outcome: Equatable, CustomStringConvertible {
+    case value(Bool)
+    case error(EvaluationError.Kind, SourceRange?)
+
+    init(_ body: () throws(EvaluationError) -> Bool) {
+        do {
+            self = .value(try body())
+        } catch {
+            self = .error(error.kind, error.range)
+        }
+    }
+
+    var isBudget: Bool {
+        if case .error(.limitExceeded, _) = self { return true }
+        return false
+    }
+
+    var description: String {
+        switch self {
+        case .value(let result): return "\(result)"
+        case .error(let kind, let range): return "error \(kind) at \(range.map { "\($0)" } ?? "?")"
+        }
+    }
+}
