@@ -35,9 +35,7 @@ public enum EvaluationCost {
     /// (`SELF.tags.@distinctUnionOfObjects.length`): the fixed keys before the operator are
     /// read again to find it, a few dictionary or field reads.
     public static func keyPath(_ components: [KeyComponent], from receiver: Value) -> Int {
-        guard let operatorIndex = components.firstIndex(where: { $0.key?.hasPrefix("@distinct") == true }) else {
-            return visits(receiver)
-        }
+        guard let operatorIndex = components.firstIndex(where: isDistinctOperator) else { return visits(receiver) }
         var current = receiver
         for component in components[..<operatorIndex] {
             guard let key = component.key, let next = try? KeyValueAccess.value(forKey: key, of: current) else {
@@ -47,6 +45,13 @@ public enum EvaluationCost {
         }
         let pairs = visits(current)
         return product(pairs, pairs)
+    }
+
+    /// Whether `component` is `@distinctUnionOf…`: a byte test first, since this runs for every
+    /// key path the interpreter reads.
+    private static func isDistinctOperator(_ component: KeyComponent) -> Bool {
+        guard case .key(let key) = component, key.utf8.first == UInt8(ascii: "@") else { return false }
+        return key.hasPrefix("@distinct")
     }
 
     /// Elements of `value` and of the collections directly inside it; 0 for a non-collection.
