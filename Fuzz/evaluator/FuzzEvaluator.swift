@@ -1,4 +1,5 @@
 import Foundation
+import PredicateBatch
 import PredicateBytecode
 import PredicateInterpreter
 import PredicateSemantics
@@ -7,9 +8,9 @@ import PredicateVM
 import PredicateValue
 
 /// libFuzzer entry point: the input is a rule, a NUL byte and a JSON item (`SELF`). The rule runs
-/// through the reference interpreter and the scalar VM, unbound; both must give the same result,
-/// or errors of the same kind at the same place. The batch evaluator is not covered yet (it is
-/// being built on another branch).
+/// through the reference interpreter, the scalar VM and the batch engine (the item in rows 0 and
+/// 2 of a three-row batch, between nil), unbound; all must give the same result, or errors of the
+/// same kind at the same place.
 ///
 /// A step-budget error on either side is not a disagreement: the engines count steps
 /// differently (nodes against instructions), so near the limit one may stop and the other not.
@@ -37,9 +38,16 @@ public func fuzzEvaluator(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard let program = try? Compiler.compile(predicate, source: rule) else { return 0 }
     var machine = VirtualMachine(program: program, environment: environment)
     let actual = Outcome { () throws(EvaluationError) in try machine.evaluate(on: object) }
-    if expected != actual && !expected.isBudget && !actual.isBudget {
+    let batch = BatchProgram(program, environment: environment).evaluate([object, .nil, object])
+    let batchOutcomes = [0, 2].map { row in
+        batch.errors.first { $0.row == row }.map { Outcome.error($0.error.kind, $0.error.range) }
+            ?? .value(batch.matches(row))
+    }
+    for candidate in [actual] + batchOutcomes
+    where expected != candidate && !expected.isBudget && !candidate.isBudget {
         print("engines disagree\n  rule:        \(rule.debugDescription)")
         print("  object:      \(object)\n  interpreter: \(expected)\n  VM:          \(actual)")
+        print("  batch:       \(batchOutcomes)")
         abort()
     }
     return 0
