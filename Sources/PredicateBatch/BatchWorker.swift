@@ -65,6 +65,8 @@ final class BatchWorker {
     /// Rows in the current chunk.
     private var chunkCount = 0
     private var machines: [VirtualMachine?]
+    /// Answers remembered per distinct string, by comparison leaf (see `memoized`).
+    private var memos: [Int: [String: Bool]] = [:]
     /// For `SUBQUERY` over each row alone: a worker for the inner plan, by leaf.
     private var innerWorkers: [Int: BatchWorker] = [:]
     /// Per row of the current chunk: 1 once it failed (it then leaves every selection).
@@ -332,6 +334,9 @@ final class BatchWorker {
     /// kernel.
     private func generic(_ leaf: ComparisonLeaf, _ input: Selection, _ output: UnsafeMutablePointer<Int32>) -> Int {
         let column = columns[leaf.column]
+        if case .strings(let values, let nils) = column, leaf.op == .utiConformsTo || leaf.op == .utiEquals {
+            return memoized(leaf, values, nils, input, output)
+        }
         var kept = 0
         for index in 0..<input.count {
             let row = input.row(index)
@@ -347,6 +352,42 @@ final class BatchWorker {
             } catch {
                 fail(row, leaf.site.map(error.at) ?? error)
             }
+        }
+        return kept
+    }
+
+    /// A type-identifier comparison over a string column: few distinct identifiers, each a walk
+    /// of the type table, so each distinct string's answer is remembered for the evaluation.
+    /// Only ASCII strings are remembered: `String` keys compare by canonical equivalence, which
+    /// for ASCII is byte equality, so no two strings the operator tells apart share an entry.
+    private func memoized(
+        _ leaf: ComparisonLeaf, _ values: [String], _ nils: [UInt8], _ input: Selection,
+        _ output: UnsafeMutablePointer<Int32>
+    ) -> Int {
+        var answers = memos[leaf.id] ?? [:]
+        defer { memos[leaf.id] = answers }
+        var kept = 0
+        for index in 0..<input.count {
+            let row = input.row(index)
+            let holds: Bool
+            let memorable = nils[row] == 0 && values[row].utf8.allSatisfy { $0 < 0x80 }
+            if memorable, let known = answers[values[row]] {
+                holds = known
+            } else {
+                let value: Value = nils[row] != 0 ? .nil : .string(values[row])
+                do throws(EvaluationError) {
+                    holds = try ComparisonOperators.evaluate(
+                        leaf.op, leaf.constantOnLeft ? leaf.constant : value,
+                        leaf.constantOnLeft ? value : leaf.constant,
+                        quantifier: leaf.quantifier, options: leaf.options, environment: environment)
+                } catch {
+                    fail(row, leaf.site.map(error.at) ?? error)
+                    continue
+                }
+                if memorable { answers[values[row]] = holds }
+            }
+            output[kept] = Int32(truncatingIfNeeded: row)
+            kept &+= holds ? 1 : 0
         }
         return kept
     }

@@ -91,6 +91,8 @@ struct ScalarRegion: Sendable {
 /// `column op constant` (or `constant op column`), with the constant prepared for every kind of
 /// column the batch may hold.
 struct ComparisonLeaf: Sendable {
+    /// The leaf's number within its plan, for per-worker caches.
+    let id: Int
     /// The column's number within the plan.
     let column: Int
     let op: ComparisonOperator

@@ -26,6 +26,7 @@ struct Planner {
     private var columns: [[KeyComponent]] = []
     private var regionCount = 0
     private var subqueryCount = 0
+    private var comparisonCount = 0
 
     /// The stack depth before each instruction (and after the last), on the paths that reach it.
     private let depths: [Int?]
@@ -213,8 +214,10 @@ struct Planner {
         // The operator as `row op' constant`, when it can be mirrored.
         let rowOp: ComparisonOperator? = constantOnLeft ? op.mirrored : op
         let direct = quantifier == .direct
+        comparisonCount += 1
         let leaf = ComparisonLeaf(
-            column: columnNumber(path), op: op, options: options, quantifier: quantifier, constant: constant,
+            id: comparisonCount - 1, column: columnNumber(path), op: op, options: options, quantifier: quantifier,
+            constant: constant,
             constantOnLeft: constantOnLeft, site: sourceRange(pc + length - 1), fallback: fallback,
             integers: direct ? rowOp.flatMap { IntegerTest($0, constant) } : nil,
             doubles: direct ? rowOp.flatMap { DoubleTest($0, constant, dates: false) } : nil,

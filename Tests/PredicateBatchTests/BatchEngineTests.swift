@@ -45,6 +45,8 @@ import Testing
         "filename BEGINSWITH 'a' OR filename == 'notes.txt'", "documentSize BETWEEN {1000, 9000}",
         "filename IN {'a', 'notes.txt'}", "documentSize > 2.5e3", "documentSize < 9223372036854775807.0",
         "documentSize == 3000.0", "favoriteRank > 5", "uploadded == NO",
+        "contentType.identifier UTI-CONFORMS-TO 'public.image'", "typeIdentifier UTI-EQUALS 'public.jpeg'",
+        "contentType UTI-CONFORMS-TO 'public.data'",
     ]
 
     @Test(arguments: BatchEngineTests.rules)

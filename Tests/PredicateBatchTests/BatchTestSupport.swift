@@ -48,6 +48,11 @@ enum TestItems {
             item.documentSize = index % 4 == 0 ? nil : Int64(index * 1000)
             item.favoriteRank = index % 6 == 0 ? UInt64(index) : nil
             item.creationDate = index % 7 == 0 ? nil : Double(index)
+            let types = [
+                "public.jpeg", "com.adobe.pdf", "public.png", "public.folder", "dyn.ah62d4rv4ge8", "Public.JPEG",
+            ]
+            item.contentType = index % 8 == 0 ? nil : UniformType(types[index % types.count])
+            item.typeIdentifier = index % 9 == 0 ? nil : types[(index / 2) % types.count]
             switch index % 5 {
             case 0: item.userInfo = nil
             case 1: item.userInfo = ["rank": .int(Int64(index % 9))]
