@@ -123,8 +123,15 @@ public struct BatchProgram: Sendable {
         var failureAt = [Int](repeating: batch.count, count: batch.count + 1)
         var failures: [Int: EvaluationError] = [:]
         for failure in inner.errors { failures[failure.row] = failure.error }
+        // The errors are sorted by row: walk them backwards alongside the rows.
+        var nextFailure = batch.count
+        var pending = inner.errors.count - 1
         for row in stride(from: batch.count - 1, through: 0, by: -1) {
-            failureAt[row] = failures[row] == nil ? failureAt[row + 1] : row
+            if pending >= 0, inner.errors[pending].row == row {
+                nextFailure = row
+                pending -= 1
+            }
+            failureAt[row] = nextFailure
         }
         var words = [UInt64](repeating: 0, count: (ranges.count + 63) / 64)
         var errors: [BatchResult.RowError] = []
