@@ -119,7 +119,14 @@ public struct BatchProgram: Sendable {
             environment: environment, threads: threads)
         // Matches before each row, and the first failing row at or after each row.
         var before = [Int](repeating: 0, count: batch.count + 1)
-        for row in 0..<batch.count { before[row + 1] = before[row] + (inner.matches(row) ? 1 : 0) }
+        inner.bitmap.withUnsafeBufferPointer { words in
+            var total = 0
+            for row in 0..<batch.count {
+                before[row] = total
+                total &+= Int((words[row >> 6] >> UInt64(row & 63)) & 1)
+            }
+            before[batch.count] = total
+        }
         var failureAt = [Int](repeating: batch.count, count: batch.count + 1)
         var failures: [Int: EvaluationError] = [:]
         for failure in inner.errors { failures[failure.row] = failure.error }
@@ -135,36 +142,47 @@ public struct BatchProgram: Sendable {
         }
         var words = [UInt64](repeating: 0, count: (ranges.count + 63) / 64)
         var errors: [BatchResult.RowError] = []
-        // The answer depends only on (matches, items): small selections look it up in a table.
+        // The answer depends only on (matches, items): for small selections a table of codes
+        // (0 false, 1 true, 2 an error, 3 not yet known), so the loop copies no `Result`.
         let smallest = 8
-        var table = [Result<Bool, EvaluationError>?](repeating: nil, count: smallest * smallest)
+        var codes = [UInt8](repeating: 3, count: smallest * smallest)
+        var tableErrors: [Int: EvaluationError] = [:]
         var outcomes: [Pair: Result<Bool, EvaluationError>] = [:]
-        for (index, range) in ranges.enumerated() {
+        for index in ranges.indices {
+            let range = ranges[index]
             let firstFailure = failureAt[range.lowerBound]
             if firstFailure < range.upperBound, let error = failures[firstFailure] {
                 errors.append(BatchResult.RowError(row: index, error: error))
                 continue
             }
             let count = before[range.upperBound] - before[range.lowerBound]
-            let outcome: Result<Bool, EvaluationError>
+            let code: UInt8
             if range.count < smallest {
                 let slot = range.count * smallest + count
-                if let known = table[slot] {
-                    outcome = known
-                } else {
-                    outcome = leaf.outcome(count: count, of: range.count, environment: environment)
-                    table[slot] = outcome
+                if codes[slot] == 3 {
+                    switch leaf.outcome(count: count, of: range.count, environment: environment) {
+                    case .success(let flag): codes[slot] = flag ? 1 : 0
+                    case .failure(let error):
+                        codes[slot] = 2
+                        tableErrors[slot] = error
+                    }
+                }
+                code = codes[slot]
+                if code == 2, let error = tableErrors[slot] {
+                    errors.append(BatchResult.RowError(row: index, error: error))
                 }
             } else {
                 let key = Pair(count: count, total: range.count)
-                outcome = outcomes[key] ?? leaf.outcome(count: count, of: range.count, environment: environment)
+                let outcome = outcomes[key] ?? leaf.outcome(count: count, of: range.count, environment: environment)
                 outcomes[key] = outcome
+                switch outcome {
+                case .success(let flag): code = flag ? 1 : 0
+                case .failure(let error):
+                    code = 2
+                    errors.append(BatchResult.RowError(row: index, error: error))
+                }
             }
-            switch outcome {
-            case .success(true): words[index >> 6] |= 1 << UInt64(index & 63)
-            case .success(false): break
-            case .failure(let error): errors.append(BatchResult.RowError(row: index, error: error))
-            }
+            words[index >> 6] |= UInt64(code & 1) << UInt64(index & 63)
         }
         return BatchResult(count: ranges.count, bitmap: words, errors: errors)
     }
