@@ -62,7 +62,7 @@ enum EvaluationTable {
                     + column(Double(result.serializedBytes), decimals: 0, width: 14))
         }
         Swift.print(
-            "\n—: the engine is not built yet (vm_batch, vm_batch_all_cores: PredicateBatch) or cannot run the rule."
+            "\n—: the engine cannot run the rule (the reason is in its column)."
                 + "\n#Predicate: \(WorkloadLadder.foundationLimits)."
                 + "\nActivation rules: one context per item (selecting it and the next 0–2 items), or one context"
                 + " selecting every item (ns per selected item).")
