@@ -211,28 +211,15 @@ final class BatchWorker {
 
     // MARK: - Comparisons
 
+    /// A comparison that is not part of a mask (see ``MaskNode``): strings, mixed columns,
+    /// quantifiers, operators without a kernel, columns that could not be read.
     private func compare(_ leaf: ComparisonLeaf, _ input: Selection) -> Selection {
         let output = pool.take()
         let count: Int
         if binding.selfIsNotTheRow {
             return Selection(rows: output, start: 0, count: runScalar(leaf.fallback, input, output))
         }
-        let column = columns[leaf.column]
-        if let test = leaf.nilTest, let nils = column.nils {
-            count = nils.withUnsafeBufferPointer { nils in
-                input.filter(into: output) { nils[$0] != 0 ? test.whenNil : test.otherwise }
-            }
-            return Selection(rows: output, start: 0, count: count)
-        }
-        switch column {
-        case .booleans(let values, let nils) where leaf.integers != nil && leaf.nilResult != nil:
-            count = Self.integerKernel(values, nils, leaf.integers, leaf.nilResult, input, output)
-        case .integers(let values, let nils) where leaf.integers != nil && leaf.nilResult != nil:
-            count = Self.integerKernel(values, nils, leaf.integers, leaf.nilResult, input, output)
-        case .doubles(let values, let nils) where leaf.doubles != nil && leaf.nilResult != nil:
-            count = Self.doubleKernel(values, nils, leaf.doubles, leaf.nilResult, input, output)
-        case .dates(let values, let nils) where leaf.dates != nil && leaf.nilResult != nil:
-            count = Self.doubleKernel(values, nils, leaf.dates, leaf.nilResult, input, output)
+        switch columns[leaf.column] {
         case .strings(let values, let nils) where leaf.strings != nil && leaf.nilResult != nil:
             count = Self.stringKernel(values, nils, leaf.strings, leaf.nilResult, input, output)
         case .values(let values, _) where leaf.integers != nil || leaf.doubles != nil:
@@ -243,43 +230,6 @@ final class BatchWorker {
             count = generic(leaf, input, output)
         }
         return Selection(rows: output, start: 0, count: count)
-    }
-
-    private static func integerKernel<T: FixedWidthInteger>(
-        _ values: [T], _ nils: [UInt8], _ test: IntegerTest?, _ nilResult: Bool?, _ input: Selection,
-        _ output: UnsafeMutablePointer<Int32>
-    ) -> Int {
-        guard let test, let nilResult else { return 0 }
-        return values.withUnsafeBufferPointer { values in
-            nils.withUnsafeBufferPointer { nils in
-                input.filter(into: output) { row in
-                    let holds = test.holds(Int64(truncatingIfNeeded: values[row]))
-                    return nils[row] == 0 ? holds : nilResult
-                }
-            }
-        }
-    }
-
-    private static func doubleKernel(
-        _ values: [Double], _ nils: [UInt8], _ test: DoubleTest?, _ nilResult: Bool?, _ input: Selection,
-        _ output: UnsafeMutablePointer<Int32>
-    ) -> Int {
-        guard let test, let nilResult else { return 0 }
-        return values.withUnsafeBufferPointer { values in
-            nils.withUnsafeBufferPointer { nils in
-                // One loop per operator, so the comparison is not a switch per row.
-                switch test.op {
-                case .equal: return input.filter(into: output) { nils[$0] == 0 ? values[$0] == test.bound : nilResult }
-                case .notEqual:
-                    return input.filter(into: output) { nils[$0] == 0 ? values[$0] != test.bound : nilResult }
-                case .less: return input.filter(into: output) { nils[$0] == 0 ? values[$0] < test.bound : nilResult }
-                case .lessOrEqual:
-                    return input.filter(into: output) { nils[$0] == 0 ? values[$0] <= test.bound : nilResult }
-                case .greater: return input.filter(into: output) { nils[$0] == 0 ? values[$0] > test.bound : nilResult }
-                default: return input.filter(into: output) { nils[$0] == 0 ? values[$0] >= test.bound : nilResult }
-                }
-            }
-        }
     }
 
     private static func stringKernel(
