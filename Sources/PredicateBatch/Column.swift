@@ -82,13 +82,6 @@ enum Column: Sendable {
         }
     }
 
-    /// The typed column for `values`, or `.values` when they are of mixed kinds.
-    init(classifying values: [Value]) {
-        var builder = ColumnBuilder(capacity: values.count)
-        for value in values { builder.append(value) }
-        self = builder.finish()
-    }
-
     /// The value of `row`, as the general semantics takes it (`nil` for an unavailable column,
     /// whose clauses never ask).
     func value(at row: Int) -> Value {
