@@ -52,9 +52,12 @@ struct Engine: Sendable {
             let predicate = input.predicate
             return .runner(valueRunner(input) { (try? interpreter.evaluate(predicate, on: $0)) == true })
         },
-        Engine(name: "vm", scope: .sample) { input in
-            var machine = VirtualMachine(program: input.program, environment: input.environment)
-            return .runner(valueRunner(input) { (try? machine.evaluate(on: $0)) == true })
+        Engine(name: "vm", scope: .sample) { input in machineRunner(input, program: input.program) },
+        Engine(name: "vm_unfused", scope: .sample) { input in
+            // The same rule without `TEST` superinstructions: what they and the prepared constants
+            // behind them save.
+            guard let plain = input.program.expandingSuperinstructions() else { return .unavailable("too long") }
+            return machineRunner(input, program: plain)
         },
         Engine(name: "vm_batch", scope: .all) { batchRunner($0, threads: 1) },
         Engine(name: "vm_batch_all_cores", scope: .all) { batchRunner($0, threads: BatchProgram.allCores) },
@@ -65,6 +68,26 @@ struct Engine: Sendable {
 
     /// The engine every other one's match count is checked against.
     static let reference = "interpreter"
+}
+
+/// The scalar VM: items are read in place through a pointer (as `native_rows` reads them);
+/// activation contexts are values.
+private func machineRunner(_ input: EngineInput, program: Program) -> Preparation {
+    var machine = VirtualMachine(program: program, environment: input.environment)
+    guard case .item = input.workload.shape else {
+        return .runner(valueRunner(input) { (try? machine.evaluate(on: $0)) == true })
+    }
+    let items = input.dataset.items
+    return .runner { n in
+        items.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return 0 }
+            var matches = 0
+            for index in 0..<min(n, buffer.count) where (try? machine.evaluate(item: base + index)) == true {
+                matches += 1
+            }
+            return matches
+        }
+    }
 }
 
 /// Runs `evaluate` on the language's values: one item, or one activation context, per call.

@@ -3,7 +3,8 @@ import Foundation
 /// The scaling and speed-up charts as one standalone SVG image (plain text, no dependencies).
 enum SVGChart {
     static let colors: [String: String] = [
-        "interpreter": "#7f7f7f", "vm": "#1f77b4", "vm_batch": "#2ca02c", "vm_batch_all_cores": "#17becf",
+        "interpreter": "#7f7f7f", "vm": "#1f77b4", "vm_unfused": "#aec7e8", "vm_batch": "#2ca02c",
+        "vm_batch_all_cores": "#17becf",
         "foundation_predicate": "#d62728", "native_rows": "#ff7f0e", "native_columns": "#9467bd",
     ]
 

@@ -1,3 +1,4 @@
+import PredicateBytecode
 import PredicateSemantics
 
 /// The outcome of evaluating a predicate over a batch: which rows matched, and which failed.

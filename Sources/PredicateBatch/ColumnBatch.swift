@@ -1,3 +1,4 @@
+import PredicateBytecode
 import PredicateSemantics
 import PredicateSyntax
 import PredicateValue

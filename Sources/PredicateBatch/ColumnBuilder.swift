@@ -1,3 +1,4 @@
+import PredicateBytecode
 import PredicateValue
 
 /// Fills a ``Column`` one value at a time, typed from the first value that is not nil and

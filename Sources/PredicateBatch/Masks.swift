@@ -1,3 +1,5 @@
+import PredicateBytecode
+
 /// A plan node as one worker runs it: kernel-only subtrees become ``MaskNode``s once the
 /// batch's columns (and so their types) are known.
 indirect enum ExecutionNode {

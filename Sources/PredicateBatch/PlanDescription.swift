@@ -1,3 +1,4 @@
+import PredicateBytecode
 import PredicateSyntax
 
 extension Plan: CustomStringConvertible {

@@ -38,7 +38,7 @@ struct Planner {
         var planner = Planner(program: program, environment: environment, rows: .evaluatedObject)
         let body = 0..<max(0, program.code.count - 1)
         guard program.kind == .predicate, case .returnBool? = program.code.last,
-            let root = planner.node(body)
+            !program.code.contains(where: { $0.comparisonSite != nil }), let root = planner.node(body)
         else {
             // The whole program as one region: always valid, since the program is.
             return Plan(
@@ -51,27 +51,7 @@ struct Planner {
         self.program = program
         self.environment = environment
         self.rows = rows
-        depths = Planner.stackDepths(program.code)
-    }
-
-    /// The depth before each instruction, from the start with an empty stack. Jumps go forward
-    /// except `SUBQUERY_COLLECT`'s, back to a `SUBQUERY_NEXT` already seen, so one pass in order
-    /// finds every reachable depth (the verifier has checked they agree).
-    private static func stackDepths(_ code: [Instruction]) -> [Int?] {
-        var depths = [Int?](repeating: nil, count: code.count + 1)
-        depths[0] = 0
-        for (pc, instruction) in code.enumerated() {
-            guard let depth = depths[pc] else { continue }
-            let effect = instruction.stackEffect
-            if !instruction.endsBlock, depths[pc + 1] == nil { depths[pc + 1] = depth - effect.pops + effect.pushes }
-            if let offset = instruction.jumpOffset, let taken = instruction.takenStackEffect {
-                let target = pc + 1 + Int(offset)
-                if target > pc, target <= code.count, depths[target] == nil {
-                    depths[target] = depth - taken.pops + taken.pushes
-                }
-            }
-        }
-        return depths
+        depths = Instruction.stackDepths(program.code)
     }
 
     private func finish(_ root: PlanNode) -> Plan {
@@ -285,7 +265,7 @@ struct Planner {
         let ranges = Array(program.sourceRanges[range]) + [program.sourceRanges[range.upperBound - 1]]
         let candidate = Program(
             kind: .predicate, code: slice, constants: program.constants, keyPaths: program.keyPaths,
-            variables: program.variables, sourceRanges: ranges,
+            comparisons: program.comparisons, variables: program.variables, sourceRanges: ranges,
             maximumStackDepth: min(program.maximumStackDepth, slice.count),
             maximumSubqueryDepth: min(program.maximumSubqueryDepth, slice.count), source: program.source)
         do {

@@ -18,10 +18,16 @@ public enum Compiler {
     ///
     /// - Throws: ``CompileError`` when the program would exceed `limits` or what 16-bit operands
     ///   can address.
+    ///
+    /// With `fusing` (the default), a key path compared with a constant becomes one `TEST`
+    /// instruction, and one that links an `AND`/`OR` chain a `TEST_AND`/`TEST_OR`; without it,
+    /// the same comparisons are `SELF_KEYPATH`/`PUSH_CONST`/`CMP` and jumps, as the benchmark
+    /// compares.
     public static func compile(
-        _ predicate: Predicate, source: String = "", limits: ProgramLimits = ProgramLimits()
+        _ predicate: Predicate, source: String = "", limits: ProgramLimits = ProgramLimits(), fusing: Bool = true
     ) throws(CompileError) -> Program {
         var emitter = Emitter()
+        emitter.fusing = fusing
         emitter.compile(predicate)
         emitter.emit(.returnBool, predicate.range)
         return try emitter.finish(kind: .predicate, source: source, limits: limits)
@@ -29,9 +35,10 @@ public enum Compiler {
 
     /// Compiles a standalone expression.
     public static func compile(
-        _ expression: Expression, source: String = "", limits: ProgramLimits = ProgramLimits()
+        _ expression: Expression, source: String = "", limits: ProgramLimits = ProgramLimits(), fusing: Bool = true
     ) throws(CompileError) -> Program {
         var emitter = Emitter()
+        emitter.fusing = fusing
         emitter.compile(expression)
         emitter.emit(.returnValue, expression.range)
         return try emitter.finish(kind: .expression, source: source, limits: limits)
@@ -61,10 +68,20 @@ struct Emitter {
     /// Sub-trees a rule set shares between its rules, each with its memo slot: computed once per
     /// evaluation, then reused (see ``Instruction/memoLoad(skip:slot:)``).
     var memoSlots: [SyntaxNode: UInt8] = [:]
+    /// Whether comparisons with constants become `TEST` instructions.
+    var fusing = true
+    /// The comparison sites of the `TEST` instructions emitted so far.
+    var comparisons: [ComparisonSite] = []
+    /// The highest instruction index any jump lands on: instructions at or before it cannot be
+    /// fused into what follows.
+    var lastJumpTarget = -1
+    /// The variables of the `SUBQUERY` loops being compiled, which are always bound inside them.
+    var loopVariables: [UInt16] = []
 
     // MARK: - Emission
 
     mutating func emit(_ instruction: Instruction, _ range: SourceRange) {
+        if fusing, case .compare = instruction, fuseComparison(instruction, range) { return }
         code.append(instruction)
         ranges.append(
             rangeOffset == 0 ? range : SourceRange(range.lowerBound + rangeOffset, range.upperBound + rangeOffset))
@@ -75,6 +92,22 @@ struct Emitter {
 
     /// Emits a jump whose offset is patched when `label` is placed.
     mutating func emitJump(_ make: (Int16) -> Instruction, to label: inout Label, _ range: SourceRange) {
+        // `TEST s; JUMP_IF_FALSE_OR_POP` is `TEST_AND s` (and `OR` alike), unless a jump lands
+        // between the two.
+        if fusing, lastJumpTarget < code.count, case .test(let site)? = code.last, let small = UInt8(exactly: site) {
+            let fused: Instruction?
+            switch make(0) {
+            case .jumpIfFalseOrPop: fused = .testAnd(0, site: small)
+            case .jumpIfTrueOrPop: fused = .testOr(0, site: small)
+            default: fused = nil
+            }
+            if let fused {
+                code[code.count - 1] = fused
+                label.patches.append(code.count - 1)
+                depth -= 1  // the fall-through path no longer pushes the Boolean it popped
+                return
+            }
+        }
         label.patches.append(code.count)
         emit(make(0), range)
     }
@@ -84,24 +117,56 @@ struct Emitter {
         for site in label.patches { patch(site, target: code.count) }
     }
 
+    /// Replaces the `SELF_KEYPATH p; PUSH_CONST k` (or `LOAD_VAR v; KEYPATH p; PUSH_CONST k`, for a
+    /// `SUBQUERY` variable) just emitted and the `CMP` about to be by `TEST s`; `false` when the
+    /// code before it is not that shape or a jump lands inside it.
+    mutating func fuseComparison(_ compare: Instruction, _ range: SourceRange) -> Bool {
+        guard case .compare(let op, let options, let quantifier) = compare, code.count >= 2,
+            case .pushConstant(let constant) = code[code.count - 1]
+        else { return false }
+        let receiver: ComparisonSite.Receiver
+        let path: UInt16
+        let start: Int
+        switch code[code.count - 2] {
+        case .loadSelfKeyPath(let index):
+            (receiver, path, start) = (.evaluatedObject, index, code.count - 2)
+        case .loadKeyPath(let index):
+            // A caller's variable may be unbound, an error reported at the variable itself,
+            // which a site does not record; a loop's variable never is.
+            guard code.count >= 3, case .loadVariable(let slot) = code[code.count - 3], loopVariables.contains(slot)
+            else { return false }
+            (receiver, path, start) = (.variable(slot), index, code.count - 3)
+        default:
+            return false
+        }
+        guard lastJumpTarget <= start, comparisons.count < Int(UInt16.max) else { return false }
+        comparisons.append(
+            ComparisonSite(
+                receiver: receiver, keyPath: path, constant: constant, op: op, options: options,
+                quantifier: quantifier, keyPathRange: ranges[code.count - 2]))
+        code.removeSubrange(start...)
+        ranges.removeSubrange(start...)
+        depth -= 2  // what the removed loads pushed
+        code.append(.test(UInt16(comparisons.count - 1)))
+        ranges.append(
+            rangeOffset == 0 ? range : SourceRange(range.lowerBound + rangeOffset, range.upperBound + rangeOffset))
+        depth += 1
+        maximumDepth = max(maximumDepth, depth)
+        return true
+    }
+
     mutating func patch(_ site: Int, target: Int) {
+        lastJumpTarget = max(lastJumpTarget, target)
         let distance = target - site - 1
         guard let offset = Int16(exactly: distance) else {
             overflow = "the rule is too long to compile: a jump spans \(distance) instructions"
             return
         }
-        switch code[site] {
-        case .jump: code[site] = .jump(offset)
-        case .jumpIfFalse: code[site] = .jumpIfFalse(offset)
-        case .jumpIfFalseOrPop: code[site] = .jumpIfFalseOrPop(offset)
-        case .jumpIfTrueOrPop: code[site] = .jumpIfTrueOrPop(offset)
-        case .jumpIfNil: code[site] = .jumpIfNil(offset)
-        case .subqueryNext: code[site] = .subqueryNext(offset)
-        case .subqueryCollect: code[site] = .subqueryCollect(offset)
-        case .subqueryBegin(_, let variable): code[site] = .subqueryBegin(exit: offset, variable: variable)
-        case .memoLoad(_, let slot): code[site] = .memoLoad(skip: offset, slot: slot)
-        default: overflow = "internal error: patching a non-jump"
+        guard let patched = code[site].withJumpOffset(offset) else {
+            overflow = "internal error: patching a non-jump"
+            return
         }
+        code[site] = patched
     }
 
     mutating func constant(_ value: Value) -> UInt16 {
@@ -151,9 +216,12 @@ struct Emitter {
                 message:
                     "the rule needs \(constants.count) constants, more than the limit of \(limits.maximumConstants)")
         }
+        // Fusing removed loads after they had raised the maximum; the code's own depths are exact.
+        let maximumDepth = min(self.maximumDepth, Instruction.stackDepths(code).compactMap { $0 }.max() ?? 0)
         let program = Program(
-            kind: kind, code: code, constants: constants, keyPaths: keyPaths, variables: variables,
-            sourceRanges: ranges, maximumStackDepth: maximumDepth, maximumSubqueryDepth: maximumSubqueryDepth,
+            kind: kind, code: code, constants: constants, keyPaths: keyPaths, comparisons: comparisons,
+            variables: variables, sourceRanges: ranges, maximumStackDepth: maximumDepth,
+            maximumSubqueryDepth: maximumSubqueryDepth,
             source: source)
         // The compiler's own output must always verify; checked in debug builds (tests).
         assert((try? Verifier.verify(program)) != nil, "the compiler emitted a program that does not verify")
@@ -330,7 +398,9 @@ struct Emitter {
         maximumSubqueryDepth = max(maximumSubqueryDepth, subqueryDepth)
         let next = code.count
         emitJump(Instruction.subqueryNext, to: &exit, range)
+        loopVariables.append(slot)
         compile(predicate)
+        loopVariables.removeLast()
         emit(.subqueryCollect(0), range)
         patch(code.count - 1, target: next)
         subqueryDepth -= 1

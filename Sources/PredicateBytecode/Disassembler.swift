@@ -6,10 +6,11 @@ import PredicateValue
 /// each instruction evaluates.
 ///
 /// ```
-/// 0000  SELF_KEYPATH          #0                  ; documentSize                        1:1
-/// 0001  PUSH_CONST            #0                  ; 1000000                             1:16
-/// 0002  CMP                   >                   ;                                     1:1
-/// 0003  RETURN_BOOL                               ;                                     1:1
+/// 0000  TEST_AND              s0, +3              ; isUploaded == NO → 0004             1:1
+/// 0001  SELF_KEYPATH          #1                  ; filename                            1:19
+/// 0002  PUSH_CONST            #1                  ; "img"                               1:35
+/// 0003  CALL                  #2, 2               ; "stringByAppending…"                1:19
+/// 0004  RETURN_BOOL                               ;                                     1:1
 /// ```
 public enum Disassembler {
     /// The listing of `program`, one instruction a line, with a header naming the rule.
@@ -30,7 +31,8 @@ public enum Disassembler {
         }
         lines.append(
             "; \(program.code.count) instructions (\(program.codeSize) bytes), \(program.constants.count) constants, "
-                + "\(program.keyPaths.count) key paths, \(program.variables.count) variables, "
+                + "\(program.keyPaths.count) key paths, \(program.comparisons.count) comparisons, "
+                + "\(program.variables.count) variables, "
                 + "stack \(program.maximumStackDepth)")
         let lineStarts = lineStartOffsets(program.source)
         for (offset, instruction) in program.code.enumerated() {
@@ -65,20 +67,36 @@ public enum Disassembler {
                 }
             }.joined(separator: ".")
         }
-        switch instruction {
-        case .pushConstant(let index): return ("#\(index)", constant(index))
-        case .pushSelf: return ("", "")
-        case .loadVariable(let slot), .storeVariable(let slot): return ("v\(slot)", variable(Int(slot)))
-        case .loadKeyPath(let index), .loadSelfKeyPath(let index): return ("#\(index)", keyPath(index))
-        case .compare(let op, let options, let quantifier):
+        func compared(_ op: UInt8, _ options: UInt8, _ quantifier: UInt8) -> String {
             let name = Int(op) < ComparisonOperator.allCases.count ? ComparisonOperator.allCases[Int(op)].rawValue : "?"
             let letters = ComparisonOptions.letters.filter { ComparisonOptions(rawValue: options).contains($0.1) }
             let prefix =
                 Int(quantifier) < Quantifier.allCases.count ? Quantifier.allCases[Int(quantifier)].rawValue : "?"
-            let written =
-                (prefix.isEmpty ? "" : prefix + " ") + name
+            return (prefix.isEmpty ? "" : prefix + " ") + name
                 + (letters.isEmpty ? "" : "[" + String(letters.map(\.0)) + "]")
-            return (written, "")
+        }
+        /// A comparison site as the rule would say it: `isUploaded@FileProviderItem[17] == NO`.
+        func site(_ index: Int) -> String {
+            guard index < program.comparisons.count else { return "?" }
+            let site = program.comparisons[index]
+            let receiver: String
+            switch site.receiver {
+            case .evaluatedObject: receiver = ""
+            case .variable(let slot): receiver = variable(Int(slot)) + "."
+            }
+            return receiver + keyPath(site.keyPath) + " " + compared(site.op, site.options, site.quantifier) + " "
+                + constant(site.constant)
+        }
+        switch instruction {
+        case .pushConstant(let index): return ("#\(index)", constant(index))
+        case .test(let index): return ("s\(index)", site(Int(index)))
+        case .testAnd(let d, let index), .testOr(let d, let index):
+            return ("s\(index), \(d >= 0 ? "+\(d)" : "\(d)")", "\(site(Int(index))) \(target(d))")
+        case .pushSelf: return ("", "")
+        case .loadVariable(let slot), .storeVariable(let slot): return ("v\(slot)", variable(Int(slot)))
+        case .loadKeyPath(let index), .loadSelfKeyPath(let index): return ("#\(index)", keyPath(index))
+        case .compare(let op, let options, let quantifier):
+            return (compared(op, options, quantifier), "")
         case .callFunction(let selector, let arity), .invoke(let selector, let arity):
             return ("#\(selector), \(arity)", constant(selector))
         case .makeArray(let count): return ("\(count)", "")

@@ -50,6 +50,20 @@ public enum Instruction: Hashable, Sendable {
     /// `( bool -- bool )` Logical negation.
     case not
 
+    // MARK: Fused comparisons
+
+    /// `( -- bool )` Comparison site `s` (``Program/comparisons``): a key path of `SELF` or of a
+    /// variable against a constant, prepared when the program is made. Means what
+    /// `SELF_KEYPATH p; PUSH_CONST k; CMP op` (or `LOAD_VAR v; KEYPATH p; PUSH_CONST k; CMP op`)
+    /// means, errors and their positions included.
+    case test(UInt16)
+    /// `( -- bool | )` Site `s` (below 256), then `JUMP_IF_FALSE_OR_POP d`: on false, pushes it and
+    /// jumps; on true, goes on with nothing pushed (a link of an `AND` chain).
+    case testAnd(Int16, site: UInt8)
+    /// `( -- bool | )` Site `s` (below 256), then `JUMP_IF_TRUE_OR_POP d`: on true, pushes it and
+    /// jumps; on false, goes on with nothing pushed (a link of an `OR` chain).
+    case testOr(Int16, site: UInt8)
+
     // MARK: Control
 
     /// `( -- )` Continues `d` instructions after the next one.
@@ -112,6 +126,7 @@ public enum Instruction: Hashable, Sendable {
 public enum Opcode: UInt8, CaseIterable, Sendable {
     case pushConstant, pushSelf, loadVariable, storeVariable, loadKeyPath, loadSelfKeyPath
     case compare, callFunction, invoke, makeArray, indexSymbol, index, cast, setOperation, not
+    case test, testAnd, testOr
     case jump, jumpIfFalse, jumpIfFalseOrPop, jumpIfTrueOrPop, jumpIfNil, saveVariables, restoreVariables
     case subqueryBegin, subqueryNext, subqueryCollect, returnBool, returnValue, fail
     case memoLoad, memoStore, ruleEnd, returnRules
@@ -136,6 +151,9 @@ extension Instruction {
         case .cast: return .cast
         case .setOperation: return .setOperation
         case .not: return .not
+        case .test: return .test
+        case .testAnd: return .testAnd
+        case .testOr: return .testOr
         case .jump: return .jump
         case .jumpIfFalse: return .jumpIfFalse
         case .jumpIfFalseOrPop: return .jumpIfFalseOrPop
@@ -166,8 +184,11 @@ extension Instruction {
         }
         switch self {
         case .pushConstant(let k), .loadVariable(let k), .storeVariable(let k), .loadKeyPath(let k),
-            .loadSelfKeyPath(let k), .makeArray(let k), .fail(let k), .memoStore(let k), .ruleEnd(let k):
+            .loadSelfKeyPath(let k), .makeArray(let k), .fail(let k), .memoStore(let k), .ruleEnd(let k),
+            .test(let k):
             return wide(k)
+        case .testAnd(let d, let site), .testOr(let d, let site):
+            return offset(d, site)
         case .callFunction(let s, let arity), .invoke(let s, let arity):
             return wide(s, arity)
         case .compare(let op, let options, let quantifier):
@@ -208,6 +229,9 @@ extension Instruction {
         case .cast: self = .cast
         case .setOperation: self = .setOperation(operands.0)
         case .not: self = .not
+        case .test: self = .test(wide)
+        case .testAnd: self = .testAnd(offset, site: operands.2)
+        case .testOr: self = .testOr(offset, site: operands.2)
         case .jump: self = .jump(offset)
         case .jumpIfFalse: self = .jumpIfFalse(offset)
         case .jumpIfFalseOrPop: self = .jumpIfFalseOrPop(offset)
@@ -233,7 +257,8 @@ extension Instruction {
     /// verifier checks both paths).
     public var stackEffect: (pops: Int, pushes: Int) {
         switch self {
-        case .pushConstant, .pushSelf, .loadVariable, .loadSelfKeyPath: return (0, 1)
+        case .pushConstant, .pushSelf, .loadVariable, .loadSelfKeyPath, .test: return (0, 1)
+        case .testAnd, .testOr: return (0, 0)
         case .storeVariable, .loadKeyPath, .indexSymbol, .not, .jumpIfNil, .memoStore: return (1, 1)
         case .compare, .index, .cast, .setOperation: return (2, 1)
         case .callFunction(_, let arity): return (Int(arity), 1)
@@ -250,7 +275,7 @@ extension Instruction {
     public var takenStackEffect: (pops: Int, pushes: Int)? {
         switch self {
         case .jumpIfFalseOrPop, .jumpIfTrueOrPop, .jumpIfNil, .subqueryBegin: return (1, 1)
-        case .subqueryNext, .memoLoad: return (0, 1)
+        case .subqueryNext, .memoLoad, .testAnd, .testOr: return (0, 1)
         case .jump, .jumpIfFalse, .subqueryCollect: return stackEffect
         default: return nil
         }
@@ -260,7 +285,8 @@ extension Instruction {
     public var jumpOffset: Int16? {
         switch self {
         case .jump(let d), .jumpIfFalse(let d), .jumpIfFalseOrPop(let d), .jumpIfTrueOrPop(let d), .jumpIfNil(let d),
-            .subqueryNext(let d), .subqueryCollect(let d), .subqueryBegin(let d, _), .memoLoad(let d, _):
+            .subqueryNext(let d), .subqueryCollect(let d), .subqueryBegin(let d, _), .memoLoad(let d, _),
+            .testAnd(let d, _), .testOr(let d, _):
             return d
         default:
             return nil
@@ -293,6 +319,9 @@ extension Instruction {
         case .cast: return "CAST"
         case .setOperation: return "SET_OP"
         case .not: return "NOT"
+        case .test: return "TEST"
+        case .testAnd: return "TEST_AND"
+        case .testOr: return "TEST_OR"
         case .jump: return "JUMP"
         case .jumpIfFalse: return "JUMP_IF_FALSE"
         case .jumpIfFalseOrPop: return "JUMP_IF_FALSE_OR_POP"

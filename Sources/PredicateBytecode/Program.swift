@@ -26,6 +26,10 @@ public struct Program: Hashable, Sendable {
     public let constants: [Value]
     /// The key paths `KEYPATH`/`SELF_KEYPATH` read, with bound fields.
     public let keyPaths: [[KeyComponent]]
+    /// The comparisons `TEST`, `TEST_AND` and `TEST_OR` make, by site number.
+    public let comparisons: [ComparisonSite]
+    /// ``comparisons`` with their constants prepared (derived, so not part of equality).
+    public let prepared: PreparedComparisons
     /// The variables, by slot: `$name` reads slot `variables.firstIndex(of: name)`.
     public let variables: [String]
     /// The source range of the syntax node each instruction evaluates, for error positions.
@@ -39,18 +43,40 @@ public struct Program: Hashable, Sendable {
 
     /// Creates a program from its parts; ``Verifier`` checks them before anything runs.
     public init(
-        kind: Kind, code: [Instruction], constants: [Value], keyPaths: [[KeyComponent]], variables: [String],
-        sourceRanges: [SourceRange], maximumStackDepth: Int, maximumSubqueryDepth: Int, source: String
+        kind: Kind, code: [Instruction], constants: [Value], keyPaths: [[KeyComponent]],
+        comparisons: [ComparisonSite] = [], variables: [String], sourceRanges: [SourceRange], maximumStackDepth: Int,
+        maximumSubqueryDepth: Int, source: String
     ) {
         self.kind = kind
         self.code = code
         self.constants = constants
         self.keyPaths = keyPaths
+        self.comparisons = comparisons
+        prepared = PreparedComparisons(sites: comparisons, constants: constants)
         self.variables = variables
         self.sourceRanges = sourceRanges
         self.maximumStackDepth = maximumStackDepth
         self.maximumSubqueryDepth = maximumSubqueryDepth
         self.source = source
+    }
+
+    /// Programs are equal when their parts are; the prepared constants follow from them.
+    public static func == (lhs: Program, rhs: Program) -> Bool {
+        lhs.kind == rhs.kind && lhs.code == rhs.code && lhs.constants == rhs.constants && lhs.keyPaths == rhs.keyPaths
+            && lhs.comparisons == rhs.comparisons && lhs.variables == rhs.variables
+            && lhs.sourceRanges == rhs.sourceRanges && lhs.maximumStackDepth == rhs.maximumStackDepth
+            && lhs.maximumSubqueryDepth == rhs.maximumSubqueryDepth && lhs.source == rhs.source
+    }
+
+    /// Hashes the parts equality compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(kind)
+        hasher.combine(code)
+        hasher.combine(constants)
+        hasher.combine(keyPaths)
+        hasher.combine(comparisons)
+        hasher.combine(variables)
+        hasher.combine(source)
     }
 
     /// The size of the code when encoded: four bytes an instruction.

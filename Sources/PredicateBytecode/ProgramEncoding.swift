@@ -12,7 +12,7 @@ import PredicateValue
 /// | Part | Content |
 /// |---|---|
 /// | header | magic `PRED`, version (UInt16), body length (UInt32), CRC-32 of the body (UInt32) |
-/// | body | the eight sections below, in this order, each: id (UInt8), payload length (varint), payload |
+/// | body | the nine sections below, in this order, each: id (UInt8), payload length (varint), payload |
 /// | 1 kind | one byte: 0 predicate, 1 expression, 2 rule set |
 /// | 2 code | varint count; per instruction its opcode and its three ``Instruction/operands`` bytes |
 /// | 3 constants | varint count; per constant a ``ValueTag`` and its payload |
@@ -38,7 +38,7 @@ public enum ProgramFormat {
     /// The format version this build writes and the only one it reads. The opcode numbers
     /// (``Opcode``'s raw values, in declaration order), the operand layout and ``ValueTag`` are
     /// part of the format: changing any of them needs a new version.
-    public static let version: UInt16 = 1
+    public static let version: UInt16 = 2
     /// Magic, version, body length and checksum: the bytes before the first section.
     public static let headerSize = 14
     /// How deeply constants (arrays, sets, dictionaries) may nest: the parser allows 128 levels
@@ -66,6 +66,8 @@ public enum ProgramSection: UInt8, Hashable, Sendable, CaseIterable {
     case limits
     /// The rule's source text.
     case source
+    /// The comparison sites of `TEST`, `TEST_AND` and `TEST_OR`.
+    case comparisons
 }
 
 /// The tags of serialized constants: one byte before each value's payload.
@@ -287,6 +289,20 @@ extension Program {
             writer.varint(UInt64(clamping: maximumSubqueryDepth))
         }
         body.section(.source) { $0.bytes(Array(source.utf8)) }
+        body.section(.comparisons) { writer in
+            writer.count(comparisons.count)
+            for site in comparisons {
+                switch site.receiver {
+                case .evaluatedObject: writer.varint(0)
+                case .variable(let slot): writer.varint(UInt64(slot) + 1)
+                }
+                writer.varint(UInt64(site.keyPath))
+                writer.varint(UInt64(site.constant))
+                writer.bytes([site.op, site.options, site.quantifier])
+                writer.varint(UInt64(clamping: site.keyPathRange.lowerBound))
+                writer.varint(UInt64(clamping: site.keyPathRange.upperBound))
+            }
+        }
 
         guard let length = UInt32(exactly: body.bytes.count) else { throw .tooLarge(bytes: body.bytes.count) }
         var output = ByteWriter()
@@ -456,13 +472,17 @@ extension Program {
         let source = try reader.section(.source) { reader throws(ProgramLoadError) in
             try reader.text(count: reader.remaining)
         }
+        let comparisons = try reader.section(.comparisons) { reader throws(ProgramLoadError) in
+            try reader.array(minimumElementSize: 8) { reader throws(ProgramLoadError) in try reader.comparisonSite() }
+        }
         guard reader.remaining == 0 else {
             throw ProgramLoadError(offset: reader.position, .trailingBytes(count: reader.remaining))
         }
 
         self.init(
-            kind: kind, code: code, constants: constants, keyPaths: keyPaths, variables: variables,
-            sourceRanges: sourceRanges, maximumStackDepth: depths.0, maximumSubqueryDepth: depths.1, source: source)
+            kind: kind, code: code, constants: constants, keyPaths: keyPaths, comparisons: comparisons,
+            variables: variables, sourceRanges: sourceRanges, maximumStackDepth: depths.0,
+            maximumSubqueryDepth: depths.1, source: source)
         do {
             try Verifier.verify(self, limits: limits)
         } catch {
@@ -664,6 +684,35 @@ struct ByteReader {
         default:
             throw error(.invalidKeyComponentTag(tag), at: start)
         }
+    }
+
+    /// A table index: a varint that fits the 16 bits instructions address.
+    mutating func index16() throws(ProgramLoadError) -> UInt16 {
+        let start = position
+        let value = try varint()
+        guard let index = UInt16(exactly: value) else { throw error(.numberOutOfRange(value), at: start) }
+        return index
+    }
+
+    mutating func comparisonSite() throws(ProgramLoadError) -> ComparisonSite {
+        let start = position
+        let receiverCode = try varint()
+        let receiver: ComparisonSite.Receiver
+        if receiverCode == 0 {
+            receiver = .evaluatedObject
+        } else if let slot = UInt16(exactly: receiverCode - 1) {
+            receiver = .variable(slot)
+        } else {
+            throw error(.numberOutOfRange(receiverCode), at: start)
+        }
+        let keyPath = try index16()
+        let constant = try index16()
+        let op = try byte()
+        let options = try byte()
+        let quantifier = try byte()
+        return ComparisonSite(
+            receiver: receiver, keyPath: keyPath, constant: constant, op: op, options: options, quantifier: quantifier,
+            keyPathRange: try sourceRange())
     }
 
     mutating func sourceRange() throws(ProgramLoadError) -> SourceRange {

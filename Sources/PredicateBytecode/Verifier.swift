@@ -51,6 +51,8 @@ public struct VerificationError: Error, Hashable, Sendable, CustomStringConverti
         case subqueryNextWithoutBegin
         /// A bound field whose slot is not a field of its schema (`keyPath` is the table index).
         case fieldSlotOutOfRange(keyPath: Int, slot: Int, fieldCount: Int)
+        /// A `TEST` site number past the end of the comparison table.
+        case comparisonOutOfRange(index: Int, count: Int)
         /// A `$name` key-path component whose variable is not in the variable table.
         case unknownKeyPathVariable(keyPath: Int, name: String)
         /// The program has no instructions, or a path runs past the last one without returning.
@@ -114,6 +116,8 @@ public struct VerificationError: Error, Hashable, Sendable, CustomStringConverti
         case .implausibleMaximumSubqueryDepth(let depth): return "implausible maximum SUBQUERY depth \(depth)"
         case .constantOutOfRange(let index, let count): return "constant \(index) out of range (\(count) constants)"
         case .keyPathOutOfRange(let index, let count): return "key path \(index) out of range (\(count) key paths)"
+        case .comparisonOutOfRange(let index, let count):
+            return "comparison site \(index) out of range (\(count) sites)"
         case .variableOutOfRange(let index, let count): return "variable \(index) out of range (\(count) variables)"
         case .notAStringConstant(let index): return "constant \(index) must be a string"
         case .invalidComparisonOperator(let op): return "no comparison operator \(op)"
@@ -291,6 +295,20 @@ public enum Verifier {
                 throw Fault(.keyPathOutOfRange(index: Int(index), count: program.keyPaths.count))
             }
         }
+        /// A comparison site's own operands, checked as the instructions it stands for would be.
+        func comparison(_ index: Int) throws(Fault) {
+            guard index < program.comparisons.count else {
+                throw Fault(.comparisonOutOfRange(index: index, count: program.comparisons.count))
+            }
+            let site = program.comparisons[index]
+            if case .variable(let slot) = site.receiver { try variable(Int(slot)) }
+            try keyPath(site.keyPath)
+            try constant(site.constant)
+            try checkOperands(
+                .compare(op: site.op, options: site.options, quantifier: site.quantifier), at: offset, in: program)
+            guard site.keyPathRange.lowerBound >= 0, site.keyPathRange.lowerBound <= site.keyPathRange.upperBound
+            else { throw Fault(.invalidSourceRange(site.keyPathRange)) }
+        }
         switch instruction {
         case .pushConstant(let index):
             try constant(index)
@@ -314,6 +332,10 @@ public enum Verifier {
             try variable(Int(slot))
         case .ruleEnd, .returnRules:
             guard program.kind == .ruleSet else { throw Fault(.ruleInstructionOutsideRuleSet) }
+        case .test(let site):
+            try comparison(Int(site))
+        case .testAnd(_, let site), .testOr(_, let site):
+            try comparison(Int(site))
         case .memoLoad, .memoStore:
             break
         case .pushSelf, .makeArray, .index, .cast, .not, .jump, .jumpIfFalse, .jumpIfFalseOrPop, .jumpIfTrueOrPop,
@@ -362,7 +384,8 @@ public enum Verifier {
         case .subqueryCollect: return .collect
         case .pushConstant, .pushSelf, .loadVariable, .storeVariable, .loadKeyPath, .loadSelfKeyPath, .compare,
             .callFunction, .invoke, .makeArray, .indexSymbol, .index, .cast, .setOperation, .not, .jump,
-            .jumpIfFalse, .jumpIfFalseOrPop, .jumpIfTrueOrPop, .jumpIfNil, .saveVariables, .restoreVariables,
+            .jumpIfFalse, .jumpIfFalseOrPop, .jumpIfTrueOrPop, .jumpIfNil, .test, .testAnd, .testOr, .saveVariables,
+            .restoreVariables,
             .returnBool, .returnValue, .fail, .memoLoad, .memoStore, .ruleEnd, .returnRules:
             return .none
         }
@@ -395,7 +418,8 @@ public enum Verifier {
         case .restoreVariables: return (.close(.savedVariables), .none)
         case .pushConstant, .pushSelf, .loadVariable, .storeVariable, .loadKeyPath, .loadSelfKeyPath, .compare,
             .callFunction, .invoke, .makeArray, .indexSymbol, .index, .cast, .setOperation, .not, .jump,
-            .jumpIfFalse, .jumpIfFalseOrPop, .jumpIfTrueOrPop, .jumpIfNil, .returnBool, .returnValue, .fail,
+            .jumpIfFalse, .jumpIfFalseOrPop, .jumpIfTrueOrPop, .jumpIfNil, .test, .testAnd, .testOr, .returnBool,
+            .returnValue, .fail,
             .memoLoad, .memoStore, .ruleEnd, .returnRules:
             return (.none, .none)
         }
@@ -415,7 +439,8 @@ public enum Verifier {
         case .fail: return .fails
         case .pushConstant, .pushSelf, .loadVariable, .storeVariable, .loadKeyPath, .loadSelfKeyPath, .compare,
             .callFunction, .invoke, .makeArray, .indexSymbol, .index, .cast, .setOperation, .not, .jump,
-            .jumpIfFalse, .jumpIfFalseOrPop, .jumpIfTrueOrPop, .jumpIfNil, .saveVariables, .restoreVariables,
+            .jumpIfFalse, .jumpIfFalseOrPop, .jumpIfTrueOrPop, .jumpIfNil, .test, .testAnd, .testOr, .saveVariables,
+            .restoreVariables,
             .subqueryBegin, .subqueryNext, .subqueryCollect, .memoLoad, .memoStore, .ruleEnd:
             return nil
         }

@@ -186,6 +186,14 @@ extension FileProviderItem: KeyValueCoding {
     /// ``FileProviderItem/schema``.
     public var schema: Schema { FileProviderItem.schema }
 
+    /// Every item has the one schema: its identity, computed once.
+    private static let schemaIdentifier = ObjectIdentifier(schema)
+
+    /// The one schema's identity, without touching the item or retaining the schema.
+    public static func schemaIdentity(of object: UnsafePointer<FileProviderItem>) -> ObjectIdentifier {
+        schemaIdentifier
+    }
+
     /// The value of the field at `slot`, boxed as rules see it (BOOL → bool, integers → int).
     ///
     /// Always inlined, so that reading one field of an item held in memory (a batch filling a

@@ -23,12 +23,6 @@ public struct VirtualMachine: Sendable {
     /// read directly when the receiver is an object of that schema.
     private let boundFields: [BoundField?]
 
-    /// For each instruction that starts the sequence `SELF_KEYPATH p; PUSH_CONST k; CMP op` of a
-    /// relational operator without a quantifier: the operator and constant `k`, so that the
-    /// comparison can be decided without the stack when ``ComparisonOperators/scalar(_:_:_:)``
-    /// decides it.
-    private let fusedComparisons: [FusedComparison?]
-
     private var stack: [Value] = []
     private var slots: [Value?] = []
     private var savedSlots: [[Value?]] = []
@@ -57,22 +51,6 @@ public struct VirtualMachine: Sendable {
             return BoundField(schema: ObjectIdentifier(field.schema.schema), slot: field.slot)
         }
         let code = program.code
-        fusedComparisons = code.indices.map { pc in
-            guard pc + 2 < code.count, case .loadSelfKeyPath = code[pc],
-                case .pushConstant(let index) = code[pc + 1], Int(index) < program.constants.count,
-                case .compare(let op, _, 0) = code[pc + 2], Int(op) < Self.operators.count
-            else { return nil }
-            var branch: FusedComparison.Branch?
-            if pc + 3 < code.count {
-                switch code[pc + 3] {
-                case .jumpIfFalseOrPop(let offset): branch = FusedComparison.Branch(onTrue: false, offset: Int(offset))
-                case .jumpIfTrueOrPop(let offset): branch = FusedComparison.Branch(onTrue: true, offset: Int(offset))
-                default: break
-                }
-            }
-            return FusedComparison(
-                op: Self.operators[Int(op)], constant: ScalarOperand(program.constants[Int(index)]), branch: branch)
-        }
         stack.reserveCapacity(program.maximumStackDepth)
         frames.reserveCapacity(program.maximumSubqueryDepth)
         var memoCount = 0
@@ -123,6 +101,25 @@ public struct VirtualMachine: Sendable {
         return result
     }
 
+    /// Evaluates the predicate program with the item at `item` as `SELF`, reading its fields in
+    /// place.
+    ///
+    /// This is the fast way to run one rule over many items held in memory (an array's
+    /// `withUnsafeBufferPointer`): the item is neither copied nor boxed into a ``Value``, and a
+    /// rule whose key paths are fields of the item's schema reads them through the pointer. The
+    /// pointer must stay valid for the call. Results and errors are those of
+    /// ``evaluate(on:variables:)`` with `.object(item.pointee)`.
+    public mutating func evaluate<Item: KeyValueCoding>(
+        item: UnsafePointer<Item>, variables: [String: Value] = [:]
+    ) throws(EvaluationError) -> Bool {
+        prepare(variables: variables)
+        var object = ItemAtPointer(pointer: item, boxed: nil)
+        guard case .bool(let result) = try run(&object) else {
+            throw malformed("a predicate program must end with a Boolean")
+        }
+        return result
+    }
+
     /// Evaluates the expression program with `object` as `SELF`.
     public mutating func evaluateExpression(
         on object: Value, variables: [String: Value] = [:]
@@ -134,20 +131,6 @@ public struct VirtualMachine: Sendable {
     private struct BoundField {
         let schema: ObjectIdentifier
         let slot: Int
-    }
-
-    private struct FusedComparison {
-        /// A `JUMP_IF_FALSE_OR_POP` (`AND`) or `JUMP_IF_TRUE_OR_POP` (`OR`) right after the `CMP`.
-        struct Branch {
-            /// Whether the jump is taken on true (`OR`) or on false (`AND`).
-            let onTrue: Bool
-            let offset: Int
-        }
-
-        let op: ComparisonOperator
-        /// Constant `k`, classified once.
-        let constant: ScalarOperand
-        let branch: Branch?
     }
 
     private struct SubqueryFrame {
@@ -178,36 +161,40 @@ public struct VirtualMachine: Sendable {
     private func string(_ index: UInt16) -> String { constant(index).stringValue ?? "" }
 
     private mutating func run(on object: Value, variables: [String: Value]) throws(EvaluationError) -> Value {
+        prepare(variables: variables)
+        // `SELF` as an object, opened once into a generic parameter: bound fields of its schema
+        // are then read in place, without copying the value out of the enum at every key path.
+        if case .object(let host) = object { return try run(opened: host, object) }
+        var plain = PlainObject(object: object)
+        return try run(&plain)
+    }
+
+    private mutating func run<Host: KeyValueCoding>(opened host: Host, _ object: Value) throws(EvaluationError) -> Value
+    {
+        try withUnsafePointer(to: host) { (pointer) throws(EvaluationError) -> Value in
+            var access = ItemAtPointer(pointer: pointer, boxed: object)
+            return try run(&access)
+        }
+    }
+
+    /// Resets the scratch space for an evaluation with `variables`.
+    private mutating func prepare(variables: [String: Value]) {
         // Scratch space is empty after an evaluation that returned; clearing an empty array
         // still costs a call each, so only an evaluation that threw leaves work here.
         if !stack.isEmpty { stack.removeAll(keepingCapacity: true) }
         if !frames.isEmpty { frames.removeAll(keepingCapacity: true) }
         if !savedSlots.isEmpty { savedSlots.removeAll(keepingCapacity: true) }
         if !slots.isEmpty { slots.removeAll(keepingCapacity: true) }
-        for name in program.variables { slots.append(variables[name]) }
+        if !program.variables.isEmpty {
+            for name in program.variables { slots.append(variables[name]) }
+        }
         if !memoStamps.isEmpty { evaluationStamp &+= 1 }
         if program.kind == .ruleSet { initialSlots = slots }
         steps = max(0, environment.limits.maximumSteps)
-
-        // `SELF` as an object, opened once into a generic parameter: bound fields of its schema
-        // are then read in place, without copying the value out of the enum at every key path.
-        if case .object(let host) = object {
-            return try run(on: object, host: host, schema: ObjectIdentifier(host.schema))
-        }
-        return try run(on: object, host: NoObject(), schema: nil)
     }
 
-    /// Stands for `SELF` when it is not an object (`schema` is then nil, so it is never read).
-    private struct NoObject: KeyValueCoding {
-        static let schema = Schema(typeName: "", fields: [])
-        var schema: Schema { NoObject.schema }
-        func value(atSlot slot: Int) -> Value { .nil }
-    }
-
-    /// The instruction loop, with `SELF` and, when it is an object, `host` and its schema's identity.
-    private mutating func run<Host: KeyValueCoding>(
-        on object: Value, host: Host, schema hostSchema: ObjectIdentifier?
-    ) throws(EvaluationError) -> Value {
+    /// The instruction loop, with `SELF` behind `object`.
+    private mutating func run<Object: EvaluatedObject>(_ object: inout Object) throws(EvaluationError) -> Value {
         let code = program.code
         var pc = 0
         while pc < code.count {
@@ -216,7 +203,7 @@ public struct VirtualMachine: Sendable {
             steps -= 1
             do {
                 if steps < 0 { try charge(0) }
-                if try execute(instruction, &pc, object, host, hostSchema) { return pop() }
+                if try execute(instruction, &pc, &object) { return pop() }
             } catch {
                 let site = pc - 1
                 let located = site < program.sourceRanges.count ? error.at(program.sourceRanges[site]) : error
@@ -230,14 +217,14 @@ public struct VirtualMachine: Sendable {
     /// Executes one instruction; returns whether the program ended, leaving its result on the
     /// stack (a `Value?` result costs an outlined destroy per instruction).
     @inline(__always)
-    private mutating func execute<Host: KeyValueCoding>(
-        _ instruction: Instruction, _ pc: inout Int, _ object: Value, _ host: Host, _ hostSchema: ObjectIdentifier?
+    private mutating func execute<Object: EvaluatedObject>(
+        _ instruction: Instruction, _ pc: inout Int, _ object: inout Object
     ) throws(EvaluationError) -> Bool {
         switch instruction {
         case .pushConstant(let index):
             stack.append(constant(index))
         case .pushSelf:
-            stack.append(object)
+            stack.append(object.value())
         case .loadVariable(let slot):
             stack.append(try variable(Int(slot)))
         case .storeVariable(let slot):
@@ -249,53 +236,23 @@ public struct VirtualMachine: Sendable {
             stack.append(try keyPath(index, from: receiver))
         case .loadSelfKeyPath(let index):
             let value: Value
-            if let hostSchema, Int(index) < boundFields.count, let field = boundFields[Int(index)],
-                field.schema == hostSchema
+            if Int(index) < boundFields.count, let field = boundFields[Int(index)],
+                let read = object.field(field.slot, ifSchema: field.schema)
             {
-                value = host.value(atSlot: field.slot)
+                value = read
             } else {
-                value = try keyPath(index, from: object)
+                value = try keyPath(index, from: object.value())
             }
-            // `PUSH_CONST k; CMP op` would push the constant and call `ComparisonOperators.evaluate`,
-            // whose first step is `scalar`: when that decides, skip both instructions.
-            if let fused = fusedComparisons[pc - 1],
-                let result = ComparisonOperators.scalar(fused.op, ScalarOperand(value), fused.constant)
-            {
-                pc += 2
-                if let branch = fused.branch {
-                    // The `AND`/`OR` jump that follows: it keeps the bool and jumps when the result
-                    // decides the chain, and pops it otherwise.
-                    pc += 1
-                    if result == branch.onTrue {
-                        stack.append(.bool(result))
-                        pc += branch.offset
-                    }
-                } else {
-                    stack.append(.bool(result))
-                }
-            } else {
-                stack.append(value)
-            }
+            stack.append(value)
         case .compare(let op, let options, let quantifier):
             let rhs = pop()
             let lhs = pop()
             guard Int(op) < Self.operators.count, Int(quantifier) < Self.quantifiers.count else {
                 throw malformed("no comparison operator \(op)")
             }
-            try charge(EvaluationCost.comparison(lhs, rhs))
-            var budget = steps
-            let result: Bool
-            do {
-                result = try ComparisonOperators.evaluate(
-                    Self.operators[Int(op)], lhs, rhs, quantifier: Self.quantifiers[Int(quantifier)],
-                    options: ComparisonOptions(rawValue: options), environment: environment, steps: &budget)
-            } catch {
-                // `LIKE`/`MATCHES` spent the rest of the budget: the rule's error, as in the interpreter.
-                steps = budget
-                if steps < 0 { try charge(0) }
-                throw error
-            }
-            steps = budget
+            let result = try compare(
+                Self.operators[Int(op)], lhs, rhs, Self.quantifiers[Int(quantifier)],
+                ComparisonOptions(rawValue: options))
             stack.append(.bool(result))
         case .callFunction(let selector, let arity):
             let arguments = popArguments(Int(arity))
@@ -332,6 +289,20 @@ public struct VirtualMachine: Sendable {
             stack.append(result)
         case .not:
             stack.append(.bool(!(try popBool())))
+        case .test(let site):
+            stack.append(.bool(try test(Int(site), &object)))
+        case .testAnd(let offset, let site):
+            steps -= 1
+            if !(try test(Int(site), &object)) {
+                stack.append(.bool(false))
+                pc += Int(offset)
+            }
+        case .testOr(let offset, let site):
+            steps -= 1
+            if try test(Int(site), &object) {
+                stack.append(.bool(true))
+                pc += Int(offset)
+            }
         case .jump(let offset):
             pc += Int(offset)
         case .jumpIfFalse(let offset):
@@ -414,6 +385,82 @@ public struct VirtualMachine: Sendable {
             return true
         }
         return false
+    }
+
+    /// Comparison site `index`: its key path read (in place when it is a field of `SELF`'s
+    /// schema), then decided by the prepared constant, or else by the general comparison, as
+    /// `CMP` would. Charges what the instructions it stands for would.
+    @inline(__always)
+    private mutating func test<Object: EvaluatedObject>(
+        _ index: Int, _ object: inout Object
+    ) throws(EvaluationError) -> Bool {
+        guard index < program.comparisons.count, let prepared = program.prepared.sites[index] else {
+            throw malformed("no comparison site \(index)")
+        }
+        let site = program.comparisons[index]
+        let value: Value
+        switch site.receiver {
+        case .evaluatedObject:
+            steps -= 2
+            if Int(site.keyPath) < boundFields.count, let field = boundFields[Int(site.keyPath)],
+                let read = object.field(field.slot, ifSchema: field.schema)
+            {
+                value = read
+            } else {
+                do {
+                    value = try keyPath(site.keyPath, from: object.value())
+                } catch {
+                    throw error.at(site.keyPathRange)
+                }
+            }
+        case .variable(let slot):
+            steps -= 3
+            do {
+                value = try keyPath(site.keyPath, from: try variable(Int(slot)))
+            } catch {
+                throw error.at(site.keyPathRange)
+            }
+        }
+        if prepared.quantifier == .direct {
+            if let result = prepared.decide(value) {
+                try charge(prepared.scalarCost)
+                return result
+            }
+            if let pattern = prepared.pattern, case .string(let text) = value {
+                try charge(prepared.scalarCost)
+                var budget = steps
+                defer { steps = budget }
+                switch pattern {
+                case .like(let compiled, let source):
+                    return try ComparisonOperators.like(
+                        text, compiled, source: source, environment: environment, steps: &budget)
+                case .matches(let compiled, let source):
+                    return try ComparisonOperators.matches(
+                        text, compiled, source: source, environment: environment, steps: &budget)
+                }
+            }
+        }
+        return try compare(prepared.op, value, prepared.constant, prepared.quantifier, prepared.options)
+    }
+
+    /// `CMP`: the general comparison, charging its cost first.
+    private mutating func compare(
+        _ op: ComparisonOperator, _ lhs: Value, _ rhs: Value, _ quantifier: Quantifier, _ options: ComparisonOptions
+    ) throws(EvaluationError) -> Bool {
+        try charge(EvaluationCost.comparison(lhs, rhs))
+        var budget = steps
+        let result: Bool
+        do {
+            result = try ComparisonOperators.evaluate(
+                op, lhs, rhs, quantifier: quantifier, options: options, environment: environment, steps: &budget)
+        } catch {
+            // `LIKE`/`MATCHES` spent the rest of the budget: the rule's error, as in the interpreter.
+            steps = budget
+            if steps < 0 { try charge(0) }
+            throw error
+        }
+        steps = budget
+        return result
     }
 
     /// A rule set's error at `site` hides the rule it happened in: records it, clears what the
@@ -521,4 +568,41 @@ public struct RuleSetResult: Sendable {
     public func error(of rule: Int) -> EvaluationError? {
         errors.first { $0.rule == rule }?.error
     }
+}
+
+/// How the machine reaches `SELF`: fields of its schema in place, and the whole value when an
+/// instruction needs it.
+protocol EvaluatedObject {
+    /// Field `slot`, when `SELF` is an object whose schema is `schema`.
+    func field(_ slot: Int, ifSchema schema: ObjectIdentifier) -> Value?
+    /// `SELF` as a value.
+    mutating func value() -> Value
+}
+
+/// `SELF` is an item in memory: fields are read through the pointer, and the item is boxed into
+/// a ``Value`` only if an instruction needs it whole (once per evaluation).
+private struct ItemAtPointer<Item: KeyValueCoding>: EvaluatedObject {
+    let pointer: UnsafePointer<Item>
+    var boxed: Value?
+
+    @inline(__always)
+    func field(_ slot: Int, ifSchema schema: ObjectIdentifier) -> Value? {
+        guard Item.schemaIdentity(of: pointer) == schema else { return nil }
+        return pointer.pointee.value(atSlot: slot)
+    }
+
+    mutating func value() -> Value {
+        if let boxed { return boxed }
+        let object = Value.object(pointer.pointee)
+        boxed = object
+        return object
+    }
+}
+
+/// `SELF` is a value that is not an object: no fields to read in place.
+private struct PlainObject: EvaluatedObject {
+    let object: Value
+
+    func field(_ slot: Int, ifSchema schema: ObjectIdentifier) -> Value? { nil }
+    func value() -> Value { object }
 }

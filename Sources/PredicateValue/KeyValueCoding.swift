@@ -20,9 +20,21 @@ public protocol KeyValueCoding: Sendable {
     /// from generic code, which would otherwise copy each object (and retain everything it holds)
     /// to read one field.
     static func forEachValue(atSlot slot: Int, of objects: UnsafeBufferPointer<Self>, _ body: (Value) -> Void)
+
+    /// The identity of the schema of the object at `object`. The default reads ``schema``, which
+    /// retains and releases it; a type whose instances share one schema answers without that
+    /// (`ObjectIdentifier(Self.fixedSchema)`), which matters to an engine that checks the schema
+    /// once per object evaluated, from many threads at once.
+    static func schemaIdentity(of object: UnsafePointer<Self>) -> ObjectIdentifier
 }
 
 extension KeyValueCoding {
+    /// `ObjectIdentifier(object.pointee.schema)`.
+    @inlinable
+    public static func schemaIdentity(of object: UnsafePointer<Self>) -> ObjectIdentifier {
+        ObjectIdentifier(object.pointee.schema)
+    }
+
     /// Reads field `slot` of each object in place.
     @inlinable
     public static func forEachValue(atSlot slot: Int, of objects: UnsafeBufferPointer<Self>, _ body: (Value) -> Void) {

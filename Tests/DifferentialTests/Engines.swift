@@ -61,7 +61,7 @@ enum Outcome: Equatable, CustomStringConvertible {
     }
 }
 
-/// The four ways of evaluating a rule that must agree.
+/// The ways of evaluating a rule that must agree.
 struct Verdict {
     /// The rule as parsed from its format string (so that source ranges are real).
     let rule: Rule
@@ -78,7 +78,8 @@ struct Verdict {
 }
 
 /// The reference interpreter, the VM on the compiled rule, the VM on the rule bound to the
-/// object's type, and the interpreter on the bound rule; one environment (and so one pattern
+/// object's type (with and without `TEST` superinstructions, and reading an object in place
+/// through a pointer), the interpreter on the bound rule and the batch engine; one environment (and so one pattern
 /// cache) for all of them.
 struct Engines {
     let environment: EvaluationEnvironment
@@ -89,7 +90,7 @@ struct Engines {
         interpreter = Interpreter(environment: environment)
     }
 
-    /// Parses `source` and evaluates it four ways; `nil` when it does not parse.
+    /// Parses `source` and evaluates it every way; `nil` when it does not parse.
     func verdict(_ source: String, isExpression: Bool, object: Value, variables: [String: Value]) -> Verdict? {
         let rule: Rule
         do {
@@ -114,8 +115,12 @@ struct Engines {
             ("interpreter", interpret(rule, object, variables)),
             ("vm", runMachine(rule, source, object, variables)),
             ("vm (bound)", runMachine(bound, source, object, variables)),
+            ("vm (bound, unfused)", runMachine(bound, source, object, variables, fusing: false)),
             ("interpreter (bound)", interpret(bound, object, variables)),
         ]
+        if !rule.isExpression, case .object(let item) = object {
+            outcomes.append(("vm (bound, item pointer)", runMachine(bound, source, item, variables)))
+        }
         if !rule.isExpression {
             outcomes.append(("batch", runBatch(rule, source, object, variables)))
             outcomes.append(("batch (bound)", runBatch(bound, source, object, variables)))
@@ -123,7 +128,7 @@ struct Engines {
         return Verdict(rule: rule, source: source, outcomes: outcomes)
     }
 
-    /// Prints `testCase`'s rule, reparses it and evaluates it four ways.
+    /// Prints `testCase`'s rule, reparses it and evaluates it every way.
     func verdict(_ testCase: DifferentialCase) -> Verdict? {
         verdict(
             testCase.rule.format, isExpression: testCase.rule.isExpression, object: testCase.object,
@@ -163,12 +168,36 @@ struct Engines {
             ? outcomes[0] : .compileError("rows of the same object differ: \(outcomes)")
     }
 
-    private func runMachine(_ rule: Rule, _ source: String, _ object: Value, _ variables: [String: Value]) -> Outcome {
+    /// The VM reading the object in place through a pointer (``VirtualMachine/evaluate(item:variables:)``).
+    private func runMachine<Item: KeyValueCoding>(
+        _ rule: Rule, _ source: String, _ item: Item, _ variables: [String: Value]
+    ) -> Outcome {
+        guard case .predicate(let predicate) = rule else { return .compileError("not a predicate") }
+        let program: Program
+        do throws(CompileError) {
+            program = try Compiler.compile(predicate, source: source)
+        } catch {
+            return .compileError(error.message)
+        }
+        var machine = VirtualMachine(program: program, environment: environment)
+        return withUnsafePointer(to: item) { pointer in
+            do throws(EvaluationError) {
+                return .result(try machine.evaluate(item: pointer, variables: variables))
+            } catch {
+                return .error(error)
+            }
+        }
+    }
+
+    private func runMachine(
+        _ rule: Rule, _ source: String, _ object: Value, _ variables: [String: Value], fusing: Bool = true
+    ) -> Outcome {
         let program: Program
         do throws(CompileError) {
             switch rule {
-            case .predicate(let predicate): program = try Compiler.compile(predicate, source: source)
-            case .expression(let expression): program = try Compiler.compile(expression, source: source)
+            case .predicate(let predicate): program = try Compiler.compile(predicate, source: source, fusing: fusing)
+            case .expression(let expression):
+                program = try Compiler.compile(expression, source: source, fusing: fusing)
             }
         } catch {
             return .compileError(error.message)

@@ -307,13 +307,13 @@ import Testing
             "wrong magic", .program(Array("ELF\u{7F}".utf8) + ProgramBytes.small.dropFirst(4)),
             "byte 0: not a serialized predicate program (wrong magic bytes)"),
         .init(
-            "version 2", .program(ProgramBytes.framed(Array(ProgramBytes.small.dropFirst(14)), version: 2)),
-            "byte 4: format version 2 is not supported (this build reads 1)"),
+            "version 3", .program(ProgramBytes.framed(Array(ProgramBytes.small.dropFirst(14)), version: 3)),
+            "byte 4: format version 3 is not supported (this build reads 2)"),
         .init(
             "one body byte flipped", .program(flipped(ProgramBytes.framed([1, 1, 0]), at: 16)),
             "byte 10: checksum mismatch: stored 0xe7988264, computed 0xca9a6de9"),
-        .init("last byte missing", .program(Array(ProgramBytes.small.dropLast())), "byte 50: the program is truncated"),
-        .init("one byte too many", .program(ProgramBytes.small + [0]), "byte 51: 1 unexpected trailing bytes"),
+        .init("last byte missing", .program(Array(ProgramBytes.small.dropLast())), "byte 53: the program is truncated"),
+        .init("one byte too many", .program(ProgramBytes.small + [0]), "byte 54: 1 unexpected trailing bytes"),
         .init("empty body", .program(ProgramBytes.framed([])), "byte 14: the program is truncated"),
         .init(
             "program kind 7", .program(ProgramBytes.reframed(ProgramBytes.small) { $0[2] = 7 }),
@@ -373,7 +373,9 @@ import Testing
                 limits: ProgramLimits(maximumConstants: 0)),
             "byte 14: the program does not verify: 1 constants, more than the limit of 0"),
         .init(
-            "invalid UTF-8 source", .program(ProgramBytes.reframed(ProgramBytes.small) { $0[$0.count - 1] = 0xFF }),
+            "invalid UTF-8 source",
+            // The source's one byte, before the empty comparison section (id, length, count).
+            .program(ProgramBytes.reframed(ProgramBytes.small) { $0[$0.count - 4] = 0xFF }),
             "byte 50: a string is not valid UTF-8"),
     ]
 

@@ -19,8 +19,8 @@ import Testing
     static let compileCases: [CompileCase] = [
         .init(rule: "a == 1", limits: ProgramLimits(maximumInstructions: 4), expected: "compiled"),
         .init(
-            rule: "a == 1 AND b == 2", limits: ProgramLimits(maximumInstructions: 3),
-            expected: "the rule compiles to 8 instructions, more than the limit of 3"),
+            rule: "a == 1 AND b == 2", limits: ProgramLimits(maximumInstructions: 2),
+            expected: "the rule compiles to 3 instructions, more than the limit of 2"),
         .init(
             rule: "a IN {'x', 'y'} OR b == 'z'", limits: ProgramLimits(maximumConstants: 1),
             expected: "the rule needs 2 constants, more than the limit of 1"),

@@ -10,7 +10,8 @@ import Testing
         .pushConstant(0), .pushConstant(UInt16.max), .pushSelf, .loadVariable(1), .storeVariable(0x1234),
         .loadKeyPath(7), .loadSelfKeyPath(UInt16.max), .compare(op: 12, options: 0x1F, quantifier: 2),
         .callFunction(3, arity: 255), .invoke(0xABCD, arity: 0), .makeArray(UInt16.max), .indexSymbol(2), .index,
-        .cast, .setOperation(1), .not, .jump(Int16.min), .jump(Int16.max), .jumpIfFalse(-1), .jumpIfFalseOrPop(2),
+        .cast, .setOperation(1), .not, .test(UInt16.max), .testAnd(Int16.min, site: 255), .testOr(-3, site: 0),
+        .jump(Int16.min), .jump(Int16.max), .jumpIfFalse(-1), .jumpIfFalseOrPop(2),
         .jumpIfTrueOrPop(-300), .jumpIfNil(0), .jumpIfFalse(0), .saveVariables, .restoreVariables,
         .subqueryBegin(exit: -2, variable: 255), .subqueryNext(9), .subqueryCollect(-5), .returnBool, .returnValue,
         .fail(4), .memoLoad(skip: -7, slot: 255), .memoStore(UInt16.max), .ruleEnd(3), .returnRules,
@@ -29,8 +30,8 @@ import Testing
                 Array(code[1 + 4 * index..<5 + 4 * index])
                     == [instruction.opcode.rawValue, operands.0, operands.1, operands.2])
         }
-        // In memory too an instruction is four bytes (`subqueryBegin` declares its Int16 first so
-        // that its payload packs).
+        // In memory too an instruction is four bytes (`subqueryBegin`, `memoLoad`, `testAnd` and `testOr`
+        // declare their Int16 first so that their payloads pack).
         #expect(MemoryLayout<Instruction>.stride == 4, "stride \(MemoryLayout<Instruction>.stride)")
     }
 

@@ -61,7 +61,7 @@ struct MalformedBytes: Sendable, CustomTestStringConvertible {
         MalformedBytes(name: "empty input", bytes: [], expected: .truncated),
         MalformedBytes(name: "wrong magic", bytes: patched(base, at: 0, to: UInt8(ascii: "X")), expected: .badMagic),
         MalformedBytes(name: "not a program at all", bytes: Array("{\"json\": true}".utf8), expected: .badMagic),
-        MalformedBytes(name: "wrong version", bytes: patched(base, at: 4, to: 2), expected: .unsupportedVersion(2)),
+        MalformedBytes(name: "wrong version", bytes: patched(base, at: 4, to: 1), expected: .unsupportedVersion(1)),
         checksumDamaged,
         MalformedBytes(name: "trailing bytes after the body", bytes: base + [0], expected: .trailingBytes(count: 1)),
         MalformedBytes(
@@ -251,14 +251,14 @@ struct MalformedBytes: Sendable, CustomTestStringConvertible {
         MalformedBytes(
             name: "source ranges do not match the code",
             bytes: Support.replacing(.sourceRanges, with: [0], in: base),
-            expected: failing(nil, .sourceRangeCountMismatch(ranges: 0, instructions: 16))),
+            expected: failing(nil, .sourceRangeCountMismatch(ranges: 0, instructions: 11))),
     ]
 
     @Test func baseProgramsLoad() throws {
         #expect(!Self.base.isEmpty)
         _ = try Program(bytes: Self.base, schemas: RoundTripTests.schemas)
         _ = try Program(bytes: Self.selfBase)
-        #expect(try Support.compile(Self.rule, bound: true).code.count == 16)
+        #expect(try Support.compile(Self.rule, bound: true).code.count == 11)
     }
 
     @Test(arguments: cases)

@@ -159,7 +159,7 @@ import Testing
     @Test func headerLayout() throws {
         let bytes = try Support.compile("name == 'x'").serialized()
         #expect(Array(bytes[0..<4]) == Array("PRED".utf8))
-        #expect(bytes[4] == 1 && bytes[5] == 0)
+        #expect(bytes[4] == 2 && bytes[5] == 0)
         let length = bytes[6..<10].reversed().reduce(0) { $0 << 8 | Int($1) }
         #expect(length == bytes.count - ProgramFormat.headerSize)
         #expect(Support.sections(of: bytes).map(\.0) == ProgramSection.allCases.map(\.rawValue))

@@ -10,43 +10,36 @@ import Testing
             "predicate", #"isShared == YES OR NOT isTrashed == NO"#,
             """
             ; predicate: isShared == YES OR NOT isTrashed == NO
-            ; 9 instructions (36 bytes), 2 constants, 2 key paths, 0 variables, stack 2
-            0000  SELF_KEYPATH          #0                  ; isShared                             1:1
-            0001  PUSH_CONST            #0                  ; YES                                  1:13
-            0002  CMP                   ==                  ;                                      1:1
-            0003  JUMP_IF_TRUE_OR_POP   +4                  ; → 0008                               1:1
-            0004  SELF_KEYPATH          #1                  ; isTrashed                            1:24
-            0005  PUSH_CONST            #1                  ; NO                                   1:37
-            0006  CMP                   ==                  ;                                      1:24
-            0007  NOT                                       ;                                      1:20
-            0008  RETURN_BOOL                               ;                                      1:1
+            ; 4 instructions (16 bytes), 2 constants, 2 key paths, 2 comparisons, 0 variables, stack 1
+            0000  TEST_OR               s0, +2              ; isShared == YES → 0003               1:1
+            0001  TEST                  s1                  ; isTrashed == NO                      1:24
+            0002  NOT                                       ;                                      1:20
+            0003  RETURN_BOOL                               ;                                      1:1
             """
         ),
         (
             "predicate", #"TERNARY(a > 1, SELF, {b, c})[FIRST] == 1"#,
             """
             ; predicate: TERNARY(a > 1, SELF, {b, c})[FIRST] == 1
-            ; 13 instructions (52 bytes), 1 constants, 3 key paths, 0 variables, stack 2
-            0000  SELF_KEYPATH          #0                  ; a                                    1:9
-            0001  PUSH_CONST            #0                  ; 1                                    1:13
-            0002  CMP                   >                   ;                                      1:9
-            0003  JUMP_IF_FALSE         +2                  ; → 0006                               1:1
-            0004  PUSH_SELF                                 ;                                      1:16
-            0005  JUMP                  +3                  ; → 0009                               1:1
-            0006  SELF_KEYPATH          #1                  ; b                                    1:23
-            0007  SELF_KEYPATH          #2                  ; c                                    1:26
-            0008  MAKE_ARRAY            2                   ;                                      1:22
-            0009  INDEX_SYM             FIRST               ;                                      1:1
-            0010  PUSH_CONST            #0                  ; 1                                    1:40
-            0011  CMP                   ==                  ;                                      1:1
-            0012  RETURN_BOOL                               ;                                      1:1
+            ; 11 instructions (44 bytes), 1 constants, 3 key paths, 1 comparisons, 0 variables, stack 2
+            0000  TEST                  s0                  ; a > 1                                1:9
+            0001  JUMP_IF_FALSE         +2                  ; → 0004                               1:1
+            0002  PUSH_SELF                                 ;                                      1:16
+            0003  JUMP                  +3                  ; → 0007                               1:1
+            0004  SELF_KEYPATH          #1                  ; b                                    1:23
+            0005  SELF_KEYPATH          #2                  ; c                                    1:26
+            0006  MAKE_ARRAY            2                   ;                                      1:22
+            0007  INDEX_SYM             FIRST               ;                                      1:1
+            0008  PUSH_CONST            #0                  ; 1                                    1:40
+            0009  CMP                   ==                  ;                                      1:1
+            0010  RETURN_BOOL                               ;                                      1:1
             """
         ),
         (
             "predicate", #"$x := a + 1 == b[$x]"#,
             """
             ; predicate: $x := a + 1 == b[$x]
-            ; 11 instructions (44 bytes), 2 constants, 2 key paths, 1 variables, stack 3
+            ; 11 instructions (44 bytes), 2 constants, 2 key paths, 0 comparisons, 1 variables, stack 3
             0000  SAVE_VARS                                 ;                                      1:1
             0001  SELF_KEYPATH          #0                  ; a                                    1:7
             0002  PUSH_CONST            #0                  ; 1                                    1:11
@@ -64,7 +57,7 @@ import Testing
             "predicate", #"FUNCTION(name, 'hasPrefix:', 'a') == YES AND CAST(documentSize, 'NSString') == '1'"#,
             """
             ; predicate: FUNCTION(name, 'hasPrefix:', 'a') == YES AND CAST(documentSize, 'NSString') == '1'
-            ; 13 instructions (52 bytes), 5 constants, 2 key paths, 0 variables, stack 2
+            ; 13 instructions (52 bytes), 5 constants, 2 key paths, 0 comparisons, 0 variables, stack 2
             0000  SELF_KEYPATH          #0                  ; name                                 1:10
             0001  JUMP_IF_NIL           +2                  ; → 0004                               1:1
             0002  PUSH_CONST            #0                  ; "a"                                  1:30
@@ -84,7 +77,7 @@ import Testing
             "predicate", #"(tags UNION {'a'}).@count > 1"#,
             """
             ; predicate: (tags UNION {'a'}).@count > 1
-            ; 7 instructions (28 bytes), 2 constants, 2 key paths, 0 variables, stack 2
+            ; 7 instructions (28 bytes), 2 constants, 2 key paths, 0 comparisons, 0 variables, stack 2
             0000  SELF_KEYPATH          #0                  ; tags                                 1:2
             0001  PUSH_CONST            #0                  ; {"a"}                                1:13
             0002  SET_OP                UNION               ;                                      1:1
@@ -95,43 +88,53 @@ import Testing
             """
         ),
         (
+            "predicate",
+            #"SUBQUERY(fileproviderItems, $i, $i.isUploaded == YES AND $i.userInfo.rank != nil).@count > 0"#,
+            """
+            ; predicate: SUBQUERY(fileproviderItems, $i, $i.isUploaded == YES AND $i.userInfo.rank != nil).@count > 0
+            ; 10 instructions (40 bytes), 3 constants, 4 key paths, 2 comparisons, 1 variables, stack 2
+            0000  SELF_KEYPATH          #0                  ; fileproviderItems                    1:10
+            0001  SUBQUERY_BEGIN        v0, +4              ; $i, exit → 0006                      1:1
+            0002  SUBQUERY_NEXT         +3                  ; → 0006                               1:1
+            0003  TEST_AND              s0, +1              ; $i.isUploaded == YES → 0005          1:33
+            0004  TEST                  s1                  ; $i.userInfo.rank != nil              1:58
+            0005  SUBQUERY_COLLECT      -4                  ; → 0002                               1:1
+            0006  KEYPATH               #3                  ; @count                               1:1
+            0007  PUSH_CONST            #2                  ; 0                                    1:92
+            0008  CMP                   >                   ;                                      1:1
+            0009  RETURN_BOOL                               ;                                      1:1
+            """
+        ),
+        (
             "rule set", "documentSize > 10 AND isUploaded == NO\nisUploaded == NO OR documentSize > 10",
             """
             ; rule set: documentSize > 10 AND isUploaded == NO
             ;   isUploaded == NO OR documentSize > 10
-            ; 25 instructions (100 bytes), 2 constants, 2 key paths, 0 variables, stack 2
-            0000  MEMO_LOAD             m0, +4              ; computed: → 0005                     1:1
-            0001  SELF_KEYPATH          #0                  ; documentSize                         1:1
-            0002  PUSH_CONST            #0                  ; 10                                   1:16
-            0003  CMP                   >                   ;                                      1:1
-            0004  MEMO_STORE            m0                  ;                                      1:1
-            0005  JUMP_IF_FALSE_OR_POP  +5                  ; → 0011                               1:1
-            0006  MEMO_LOAD             m1, +4              ; computed: → 0011                     1:23
-            0007  SELF_KEYPATH          #1                  ; isUploaded                           1:23
-            0008  PUSH_CONST            #1                  ; NO                                   1:37
-            0009  CMP                   ==                  ;                                      1:23
-            0010  MEMO_STORE            m1                  ;                                      1:23
-            0011  RULE_END              r0                  ;                                      1:1
-            0012  MEMO_LOAD             m1, +4              ; computed: → 0017                     2:1
-            0013  SELF_KEYPATH          #1                  ; isUploaded                           2:1
-            0014  PUSH_CONST            #1                  ; NO                                   2:15
-            0015  CMP                   ==                  ;                                      2:1
-            0016  MEMO_STORE            m1                  ;                                      2:1
-            0017  JUMP_IF_TRUE_OR_POP   +5                  ; → 0023                               2:1
-            0018  MEMO_LOAD             m0, +4              ; computed: → 0023                     2:21
-            0019  SELF_KEYPATH          #0                  ; documentSize                         2:21
-            0020  PUSH_CONST            #0                  ; 10                                   2:36
-            0021  CMP                   >                   ;                                      2:21
-            0022  MEMO_STORE            m0                  ;                                      2:21
-            0023  RULE_END              r1                  ;                                      2:1
-            0024  RETURN_RULES                              ;                                      1:1
+            ; 17 instructions (68 bytes), 2 constants, 2 key paths, 4 comparisons, 0 variables, stack 1
+            0000  MEMO_LOAD             m0, +2              ; computed: → 0003                     1:1
+            0001  TEST                  s0                  ; documentSize > 10                    1:1
+            0002  MEMO_STORE            m0                  ;                                      1:1
+            0003  JUMP_IF_FALSE_OR_POP  +3                  ; → 0007                               1:1
+            0004  MEMO_LOAD             m1, +2              ; computed: → 0007                     1:23
+            0005  TEST                  s1                  ; isUploaded == NO                     1:23
+            0006  MEMO_STORE            m1                  ;                                      1:23
+            0007  RULE_END              r0                  ;                                      1:1
+            0008  MEMO_LOAD             m1, +2              ; computed: → 0011                     2:1
+            0009  TEST                  s2                  ; isUploaded == NO                     2:1
+            0010  MEMO_STORE            m1                  ;                                      2:1
+            0011  JUMP_IF_TRUE_OR_POP   +3                  ; → 0015                               2:1
+            0012  MEMO_LOAD             m0, +2              ; computed: → 0015                     2:21
+            0013  TEST                  s3                  ; documentSize > 10                    2:21
+            0014  MEMO_STORE            m0                  ;                                      2:21
+            0015  RULE_END              r1                  ;                                      2:1
+            0016  RETURN_RULES                              ;                                      1:1
             """
         ),
         (
             "expression", #"ANYKEY"#,
             """
             ; expression: ANYKEY
-            ; 2 instructions (8 bytes), 1 constants, 0 key paths, 0 variables, stack 1
+            ; 2 instructions (8 bytes), 1 constants, 0 key paths, 0 comparisons, 0 variables, stack 0
             0000  FAIL                  #0                  ; "ANYKEY is only meaningful to Spotlight and cannot be evaluated here"  1:1
             0001  RETURN_VALUE                              ;                                      1:1
             """

@@ -301,3 +301,29 @@ public struct ScalarOperand: Sendable {
         }
     }
 }
+
+extension ComparisonOperators {
+    /// `text LIKE pattern` with the pattern compiled beforehand (a program's constant): the
+    /// same limits, step accounting and errors as ``primitive(_:_:_:options:environment:steps:)``
+    /// after it has compiled the pattern.
+    public static func like(
+        _ text: String, _ pattern: LikePattern, source: String, environment: EvaluationEnvironment, steps: inout Int
+    ) throws(EvaluationError) -> Bool {
+        try environment.limits.checkPattern(source, "LIKE")
+        return try bounded(environment.limits, &steps, "LIKE", source) { budget in
+            pattern.matches(text, budget: &budget)
+        }
+    }
+
+    /// `text MATCHES pattern` with the expression compiled beforehand; see
+    /// ``like(_:_:source:environment:steps:)``.
+    public static func matches(
+        _ text: String, _ pattern: RegularExpressionMatcher, source: String, environment: EvaluationEnvironment,
+        steps: inout Int
+    ) throws(EvaluationError) -> Bool {
+        try environment.limits.checkPattern(source, "MATCHES")
+        return try bounded(environment.limits, &steps, "MATCHES", source) { budget in
+            pattern.matches(text, budget: &budget)
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import PredicateSemantics
+import PredicateSyntax
+import PredicateValue
+
+/// What a `TEST`, `TEST_AND` or `TEST_OR` instruction compares: a key path read from `SELF` or
+/// from a variable, against a constant, the commonest comparison in rules
+/// (`isUploaded == NO`, `$i.userInfo.rank != nil`).
+///
+/// A site stands for the instructions `SELF_KEYPATH p` (or `LOAD_VAR v; KEYPATH p`),
+/// `PUSH_CONST k` and `CMP op, options, quantifier`, and means exactly what they mean; the
+/// compiler emits one where it would have emitted them, and
+/// ``Program/expandingSuperinstructions()`` turns it back into them.
+public struct ComparisonSite: Hashable, Sendable {
+    /// Where the key path starts.
+    public enum Receiver: Hashable, Sendable {
+        /// The evaluated object.
+        case evaluatedObject
+        /// Variable `v` of the program's variable table.
+        case variable(UInt16)
+    }
+
+    /// Where the key path starts.
+    public let receiver: Receiver
+    /// The key path, an index into ``Program/keyPaths``.
+    public let keyPath: UInt16
+    /// The constant right operand, an index into ``Program/constants``.
+    public let constant: UInt16
+    /// The ``ComparisonOperator`` index.
+    public let op: UInt8
+    /// The ``ComparisonOptions`` bits.
+    public let options: UInt8
+    /// Direct (0), `ANY` (1) or `ALL` (2).
+    public let quantifier: UInt8
+    /// The source range of the key-path expression, where an error reading it is reported (the
+    /// instruction's own range is the comparison's).
+    public let keyPathRange: SourceRange
+
+    /// Creates a site; ``Verifier`` checks its indices before a program runs.
+    public init(
+        receiver: Receiver, keyPath: UInt16, constant: UInt16, op: UInt8, options: UInt8, quantifier: UInt8,
+        keyPathRange: SourceRange
+    ) {
+        self.receiver = receiver
+        self.keyPath = keyPath
+        self.constant = constant
+        self.op = op
+        self.options = options
+        self.quantifier = quantifier
+        self.keyPathRange = keyPathRange
+    }
+}
+
+/// The program's comparison sites with their constants prepared: built once per program, shared
+/// by every machine and thread that runs it.
+public final class PreparedComparisons: Sendable {
+    /// One per site, in site order; `nil` for a site whose operands are out of range (the
+    /// verifier refuses such programs before they run).
+    public let sites: [PreparedComparison?]
+
+    init(sites: [ComparisonSite], constants: [Value]) {
+        let operators = ComparisonOperator.allCases
+        let quantifiers = Quantifier.allCases
+        self.sites = sites.map { site in
+            guard Int(site.op) < operators.count, Int(site.quantifier) < quantifiers.count,
+                Int(site.constant) < constants.count
+            else { return nil }
+            return PreparedComparison(
+                op: operators[Int(site.op)], options: ComparisonOptions(rawValue: site.options),
+                quantifier: quantifiers[Int(site.quantifier)], constant: constants[Int(site.constant)])
+        }
+    }
+}

@@ -1,0 +1,168 @@
+import PredicateSemantics
+import PredicateSyntax
+import PredicateValue
+
+/// A ``ComparisonSite``'s operator and constant, prepared once when the program is made: the
+/// constant classified for the scalar comparison, integer intervals and double bounds derived
+/// from the language's own comparison, string needles folded under the options, `LIKE` and
+/// `MATCHES` patterns compiled, and `IN` sets hashed.
+///
+/// ``decide(_:)`` answers for the commonest operands and defers (`nil`) on anything else, so the
+/// engine then runs ``ComparisonOperators/evaluate(_:_:_:quantifier:options:environment:steps:)``
+/// on the same operands: a prepared answer can only be the general one, sooner.
+public struct PreparedComparison: Sendable {
+    /// The operator.
+    public let op: ComparisonOperator
+    /// Its options.
+    public let options: ComparisonOptions
+    /// Direct, `ANY` or `ALL`.
+    public let quantifier: Quantifier
+    /// The constant right operand.
+    public let constant: Value
+    /// `constant`, classified for ``ComparisonOperators/scalar(_:_:_:)``.
+    public let scalarConstant: ScalarOperand
+    /// What ``EvaluationCost/comparison(_:_:)`` charges for a non-collection left operand.
+    public let scalarCost: Int
+
+    @usableFromInline let integers: IntegerTest?
+    @usableFromInline let doubles: DoubleTest?
+    @usableFromInline let dates: DoubleTest?
+    @usableFromInline let strings: StringTest?
+    @usableFromInline let membership: MembershipTest?
+    /// The answer for a nil (or null) operand, when it does not throw.
+    @usableFromInline let nilResult: Bool?
+    /// For `LIKE` and `MATCHES`: the compiled pattern, run within the evaluation's step budget.
+    public let pattern: CompiledPattern?
+
+    /// A compiled `LIKE` or `MATCHES` pattern and its text (for limit messages).
+    public enum CompiledPattern: Sendable {
+        /// `LIKE`.
+        case like(LikePattern, text: String)
+        /// `MATCHES`.
+        case matches(RegularExpressionMatcher, text: String)
+    }
+
+    /// Prepares `lhs op[options] constant` for any left operand.
+    public init(op: ComparisonOperator, options: ComparisonOptions, quantifier: Quantifier, constant: Value) {
+        self.op = op
+        self.options = options
+        self.quantifier = quantifier
+        self.constant = constant
+        scalarConstant = ScalarOperand(constant)
+        scalarCost = EvaluationCost.comparison(.nil, constant)
+        integers = IntegerTest(op, constant)
+        doubles = DoubleTest(op, constant, dates: false)
+        dates = DoubleTest(op, constant, dates: true)
+        switch op {
+        case .equal, .notEqual, .beginsWith, .endsWith, .contains:
+            strings = StringTest(op, constant, options: options, environment: PreparedComparison.environment)
+        default:
+            strings = nil
+        }
+        membership = op == .in ? MembershipTest(constant) : nil
+        switch op {
+        case .utiConformsTo, .utiEquals, .tokenMatches:
+            // Answers that depend on the environment's type table or always throw.
+            nilResult = nil
+        default:
+            nilResult = try? ComparisonOperators.evaluate(
+                op, .nil, constant, quantifier: .direct, options: options, environment: PreparedComparison.environment)
+        }
+        switch (op, constant) {
+        case (.like, .string(let text)) where !text.isEmpty:
+            pattern = (try? LikePattern(text, options: options)).map { .like($0, text: text) }
+        case (.matches, .string(let text)) where !text.isEmpty:
+            pattern = (try? RegularExpressionMatcher(text, options: options)).map { .matches($0, text: text) }
+        default:
+            pattern = nil
+        }
+    }
+
+    /// Preparation uses no type table and no limits: what it answers depends on neither.
+    private static let environment = EvaluationEnvironment()
+
+    /// `value op constant` without a quantifier, or `nil` when the general path must decide
+    /// (it may throw, or need the environment, or the operand is of a kind not prepared for).
+    @inlinable
+    public func decide(_ value: Value) -> Bool? {
+        switch value {
+        case .nil, .null:
+            return nilResult
+        case .bool(let flag):
+            return integers?.holds(flag ? 1 : 0)
+        case .int(let number):
+            if let integers { return integers.holds(number) }
+            return membership?.contains(number)
+        case .uint(let number):
+            guard number <= UInt64(Int64.max) else { return nil }
+            if let integers { return integers.holds(Int64(number)) }
+            return membership?.contains(Int64(number))
+        case .double(let number):
+            guard !number.isNaN, let doubles else { return nil }
+            return doubles.holds(number)
+        case .date(let seconds):
+            guard !seconds.isNaN, let dates else { return nil }
+            return dates.holds(seconds)
+        case .string(let text):
+            if let strings { return strings.holds(text) }
+            return membership?.contains(text)
+        default:
+            return nil
+        }
+    }
+}
+
+/// `x IN {…}` against a constant collection, hashed: the integers and the strings it holds.
+///
+/// Membership is the language's equality (SPEC §4.4.1): numbers by value, strings by UTF-16 code
+/// units. A `Set<String>` compares by canonical equivalence instead, so a hit is confirmed by code
+/// units, and a collection holding two strings that are canonically equivalent but spelt apart
+/// is not prepared (the set could keep only one of them).
+@usableFromInline
+struct MembershipTest: Sendable {
+    @usableFromInline let integers: Set<Int64>
+    @usableFromInline let strings: Set<String>
+    /// Whether some element is a number that is not an exact integer (a fraction, NaN, a decimal):
+    /// an integer operand then needs the general comparison.
+    @usableFromInline let hasOtherNumbers: Bool
+
+    init?(_ constant: Value) {
+        guard case .array(let elements) = constant else { return nil }
+        var integers = Set<Int64>()
+        var strings = Set<String>()
+        var hasOtherNumbers = false
+        for element in elements {
+            switch element {
+            case .bool(let flag): integers.insert(flag ? 1 : 0)
+            case .int(let number): integers.insert(number)
+            case .uint(let number):
+                if let exact = Int64(exactly: number) { integers.insert(exact) } else { hasOtherNumbers = true }
+            case .double(let number):
+                if let exact = Int64(exactly: number) { integers.insert(exact) } else { hasOtherNumbers = true }
+            case .decimal: hasOtherNumbers = true
+            case .string(let text):
+                if let twin = strings.firstIndex(of: text), !strings[twin].utf16.elementsEqual(text.utf16) {
+                    return nil
+                }
+                strings.insert(text)
+            default:
+                break
+            }
+        }
+        self.integers = integers
+        self.strings = strings
+        self.hasOtherNumbers = hasOtherNumbers
+    }
+
+    @inlinable
+    func contains(_ number: Int64) -> Bool? {
+        if integers.contains(number) { return true }
+        return hasOtherNumbers ? nil : false
+    }
+
+    @inlinable
+    func contains(_ text: String) -> Bool? {
+        guard let index = strings.firstIndex(of: text) else { return false }
+        return strings[index].utf16.elementsEqual(text.utf16)
+    }
+}
