@@ -7,10 +7,12 @@ import PredicateValue
 /// from the language's own comparison, string needles folded under the options, `LIKE` and
 /// `MATCHES` patterns compiled, and `IN` sets hashed.
 ///
+/// A class, so that an engine can borrow one (`Unmanaged`) without copying its matchers.
+///
 /// ``decide(_:)`` answers for the commonest operands and defers (`nil`) on anything else, so the
 /// engine then runs ``ComparisonOperators/evaluate(_:_:_:quantifier:options:environment:steps:)``
 /// on the same operands: a prepared answer can only be the general one, sooner.
-public struct PreparedComparison: Sendable {
+public final class PreparedComparison: Sendable {
     /// The operator.
     public let op: ComparisonOperator
     /// Its options.
@@ -24,13 +26,10 @@ public struct PreparedComparison: Sendable {
     /// What ``EvaluationCost/comparison(_:_:)`` charges for a non-collection left operand.
     public let scalarCost: Int
 
-    @usableFromInline let integers: IntegerTest?
-    @usableFromInline let doubles: DoubleTest?
-    @usableFromInline let dates: DoubleTest?
+    /// The answers for numbers, dates and nil: a plain value an engine can copy freely.
+    public let scalar: ScalarDecision
     @usableFromInline let strings: StringTest?
     @usableFromInline let membership: MembershipTest?
-    /// The answer for a nil (or null) operand, when it does not throw.
-    @usableFromInline let nilResult: Bool?
     /// For `LIKE` and `MATCHES`: the compiled pattern, run within the evaluation's step budget.
     public let pattern: CompiledPattern?
 
@@ -50,16 +49,7 @@ public struct PreparedComparison: Sendable {
         self.constant = constant
         scalarConstant = ScalarOperand(constant)
         scalarCost = EvaluationCost.comparison(.nil, constant)
-        integers = IntegerTest(op, constant)
-        doubles = DoubleTest(op, constant, dates: false)
-        dates = DoubleTest(op, constant, dates: true)
-        switch op {
-        case .equal, .notEqual, .beginsWith, .endsWith, .contains:
-            strings = StringTest(op, constant, options: options, environment: PreparedComparison.environment)
-        default:
-            strings = nil
-        }
-        membership = op == .in ? MembershipTest(constant) : nil
+        let nilResult: Bool?
         switch op {
         case .utiConformsTo, .utiEquals, .tokenMatches:
             // Answers that depend on the environment's type table or always throw.
@@ -68,6 +58,16 @@ public struct PreparedComparison: Sendable {
             nilResult = try? ComparisonOperators.evaluate(
                 op, .nil, constant, quantifier: .direct, options: options, environment: PreparedComparison.environment)
         }
+        scalar = ScalarDecision(
+            integers: IntegerTest(op, constant), doubles: DoubleTest(op, constant, dates: false),
+            dates: DoubleTest(op, constant, dates: true), nilResult: nilResult)
+        switch op {
+        case .equal, .notEqual, .beginsWith, .endsWith, .contains:
+            strings = StringTest(op, constant, options: options, environment: PreparedComparison.environment)
+        default:
+            strings = nil
+        }
+        membership = op == .in ? MembershipTest(constant) : nil
         switch (op, constant) {
         case (.like, .string(let text)) where !text.isEmpty:
             pattern = (try? LikePattern(text, options: options)).map { .like($0, text: text) }
@@ -86,26 +86,52 @@ public struct PreparedComparison: Sendable {
     @inlinable
     public func decide(_ value: Value) -> Bool? {
         switch value {
+        case .int(let number):
+            if let result = scalar.decide(value) { return result }
+            return membership?.contains(number)
+        case .uint(let number):
+            if let result = scalar.decide(value) { return result }
+            guard let exact = Int64(exactly: number) else { return nil }
+            return membership?.contains(exact)
+        case .string(let text):
+            if let strings { return strings.holds(text) }
+            return membership?.contains(text)
+        default:
+            return scalar.decide(value)
+        }
+    }
+}
+
+/// The part of a prepared comparison that decides numbers, dates and nil, as a plain value (no
+/// references), so that an engine can keep one per comparison and copy it without any
+/// reference counting.
+public struct ScalarDecision: Sendable {
+    @usableFromInline let integers: IntegerTest?
+    @usableFromInline let doubles: DoubleTest?
+    @usableFromInline let dates: DoubleTest?
+    /// The answer for a nil (or null) operand, when it does not throw.
+    @usableFromInline let nilResult: Bool?
+
+    /// `value op constant` for a nil, Boolean, integer, double or date operand, or `nil` when
+    /// that needs the general comparison (or is another kind of value).
+    @inlinable @inline(__always)
+    public func decide(_ value: Value) -> Bool? {
+        switch value {
         case .nil, .null:
             return nilResult
         case .bool(let flag):
             return integers?.holds(flag ? 1 : 0)
         case .int(let number):
-            if let integers { return integers.holds(number) }
-            return membership?.contains(number)
+            return integers?.holds(number)
         case .uint(let number):
             guard number <= UInt64(Int64.max) else { return nil }
-            if let integers { return integers.holds(Int64(number)) }
-            return membership?.contains(Int64(number))
+            return integers?.holds(Int64(number))
         case .double(let number):
             guard !number.isNaN, let doubles else { return nil }
             return doubles.holds(number)
         case .date(let seconds):
             guard !seconds.isNaN, let dates else { return nil }
             return dates.holds(seconds)
-        case .string(let text):
-            if let strings { return strings.holds(text) }
-            return membership?.contains(text)
         default:
             return nil
         }

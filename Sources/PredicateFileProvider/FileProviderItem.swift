@@ -189,6 +189,14 @@ extension FileProviderItem: KeyValueCoding {
     /// Every item has the one schema: its identity, computed once.
     private static let schemaIdentifier = ObjectIdentifier(schema)
 
+    /// Reads field `slot` of each item in place.
+    public static func forEachValue(
+        atSlot slot: Int, of items: UnsafeBufferPointer<FileProviderItem>, _ body: (Value) -> Void
+    ) {
+        guard let base = items.baseAddress else { return }
+        for index in items.indices { body(value(atSlot: slot, of: base + index)) }
+    }
+
     /// The one schema's identity, without touching the item or retaining the schema.
     public static func schemaIdentity(of object: UnsafePointer<FileProviderItem>) -> ObjectIdentifier {
         schemaIdentifier
@@ -196,49 +204,55 @@ extension FileProviderItem: KeyValueCoding {
 
     /// The value of the field at `slot`, boxed as rules see it (BOOL → bool, integers → int).
     ///
-    /// Always inlined, so that reading one field of an item held in memory (a batch filling a
-    /// column) reads that field instead of copying the whole item to pass it to a call.
+    /// Reads through ``value(atSlot:of:)``, the one table of fields.
     @inline(__always)
     public func value(atSlot slot: Int) -> Value {
+        withUnsafePointer(to: self) { FileProviderItem.value(atSlot: slot, of: $0) }
+    }
+
+    /// Field `slot` of the item at `item`, read in place: each case reads its one field through
+    /// the pointer, so no copy of the whole item is made to read it.
+    @inline(__always)
+    public static func value(atSlot slot: Int, of item: UnsafePointer<FileProviderItem>) -> Value {
         switch slot {
-        case 0: return .string(itemIdentifier)
-        case 1: return .string(parentItemIdentifier)
-        case 2: return .string(filename)
-        case 3: return contentType.map { .object($0) } ?? .nil
-        case 4: return typeIdentifier.map(Value.string) ?? .nil
+        case 0: return .string(item.pointee.itemIdentifier)
+        case 1: return .string(item.pointee.parentItemIdentifier)
+        case 2: return .string(item.pointee.filename)
+        case 3: return item.pointee.contentType.map { .object($0) } ?? .nil
+        case 4: return item.pointee.typeIdentifier.map(Value.string) ?? .nil
         case 5:
-            return typeAndCreatorCodes.map {
+            return item.pointee.typeAndCreatorCodes.map {
                 .dictionary(["type": .int(Int64($0.type)), "creator": .int(Int64($0.creator))])
             } ?? .nil
-        case 6: return .int(capabilities.rawValue)
-        case 7: return fileSystemFlags.map { .int($0.rawValue) } ?? .nil
-        case 8: return documentSize.map(Value.int) ?? .nil
-        case 9: return childItemCount.map(Value.int) ?? .nil
-        case 10: return creationDate.map { .date(secondsSinceReferenceDate: $0) } ?? .nil
-        case 11: return contentModificationDate.map { .date(secondsSinceReferenceDate: $0) } ?? .nil
-        case 12: return extendedAttributes.map { .dictionary($0.mapValues(Value.data)) } ?? .nil
-        case 13: return lastUsedDate.map { .date(secondsSinceReferenceDate: $0) } ?? .nil
-        case 14: return tagData.map(Value.data) ?? .nil
-        case 15: return favoriteRank.map(Value.uint) ?? .nil
-        case 16: return .bool(isTrashed)
-        case 17: return .bool(isUploaded)
-        case 18: return .bool(isUploading)
-        case 19: return uploadingError.map { .object($0) } ?? .nil
-        case 20: return .bool(isDownloaded)
-        case 21: return .bool(isDownloading)
-        case 22: return downloadingError.map { .object($0) } ?? .nil
-        case 23: return .bool(isMostRecentVersionDownloaded)
-        case 24: return .bool(isShared)
-        case 25: return .bool(isSharedByCurrentUser)
-        case 26: return ownerNameComponents.map { .object($0) } ?? .nil
-        case 27: return mostRecentEditorNameComponents.map { .object($0) } ?? .nil
-        case 28: return versionIdentifier.map(Value.data) ?? .nil
-        case 29: return itemVersion.map { .object($0) } ?? .nil
-        case 30: return symlinkTargetPath.map(Value.string) ?? .nil
-        case 31: return userInfo.map(Value.dictionary) ?? .nil
-        case 32: return .dictionary(inheritedUserInfo)
-        case 33: return .dictionary(resolvedUserInfo)
-        case 34: return .int(contentPolicy.rawValue)
+        case 6: return .int(item.pointee.capabilities.rawValue)
+        case 7: return item.pointee.fileSystemFlags.map { .int($0.rawValue) } ?? .nil
+        case 8: return item.pointee.documentSize.map(Value.int) ?? .nil
+        case 9: return item.pointee.childItemCount.map(Value.int) ?? .nil
+        case 10: return item.pointee.creationDate.map { .date(secondsSinceReferenceDate: $0) } ?? .nil
+        case 11: return item.pointee.contentModificationDate.map { .date(secondsSinceReferenceDate: $0) } ?? .nil
+        case 12: return item.pointee.extendedAttributes.map { .dictionary($0.mapValues(Value.data)) } ?? .nil
+        case 13: return item.pointee.lastUsedDate.map { .date(secondsSinceReferenceDate: $0) } ?? .nil
+        case 14: return item.pointee.tagData.map(Value.data) ?? .nil
+        case 15: return item.pointee.favoriteRank.map(Value.uint) ?? .nil
+        case 16: return .bool(item.pointee.isTrashed)
+        case 17: return .bool(item.pointee.isUploaded)
+        case 18: return .bool(item.pointee.isUploading)
+        case 19: return item.pointee.uploadingError.map { .object($0) } ?? .nil
+        case 20: return .bool(item.pointee.isDownloaded)
+        case 21: return .bool(item.pointee.isDownloading)
+        case 22: return item.pointee.downloadingError.map { .object($0) } ?? .nil
+        case 23: return .bool(item.pointee.isMostRecentVersionDownloaded)
+        case 24: return .bool(item.pointee.isShared)
+        case 25: return .bool(item.pointee.isSharedByCurrentUser)
+        case 26: return item.pointee.ownerNameComponents.map { .object($0) } ?? .nil
+        case 27: return item.pointee.mostRecentEditorNameComponents.map { .object($0) } ?? .nil
+        case 28: return item.pointee.versionIdentifier.map(Value.data) ?? .nil
+        case 29: return item.pointee.itemVersion.map { .object($0) } ?? .nil
+        case 30: return item.pointee.symlinkTargetPath.map(Value.string) ?? .nil
+        case 31: return item.pointee.userInfo.map(Value.dictionary) ?? .nil
+        case 32: return .dictionary(item.pointee.inheritedUserInfo)
+        case 33: return .dictionary(item.pointee.resolvedUserInfo)
+        case 34: return .int(item.pointee.contentPolicy.rawValue)
         default: return .nil
         }
     }

@@ -23,6 +23,18 @@ public struct VirtualMachine: Sendable {
     /// read directly when the receiver is an object of that schema.
     private let boundFields: [BoundField?]
 
+    /// The prepared comparison of each site, borrowed: ``program`` keeps them alive, and reading
+    /// one must not touch a reference count that every thread running the program shares.
+    private let comparisons: [Unmanaged<PreparedComparison>?]
+    /// What the Boolean tier needs of each site, as plain values (no reference counting when read).
+    private let fastSites: [FastSite?]
+    /// Whether the program only moves Booleans (comparison sites of `SELF`, `NOT`, `AND`/`OR`
+    /// jumps, Boolean constants): it then runs first on ``runBoolean(_:)``, whose stack is the
+    /// bits of one integer.
+    private let isBooleanProgram: Bool
+    /// ``EvaluationLimits/maximumSteps`` of the environment, read once.
+    private let maximumSteps: Int
+
     private var stack: [Value] = []
     private var slots: [Value?] = []
     private var savedSlots: [[Value?]] = []
@@ -47,10 +59,43 @@ public struct VirtualMachine: Sendable {
         self.program = program
         self.environment = environment
         boundFields = program.keyPaths.map { components in
-            guard components.count == 1, case .field(let field) = components[0] else { return nil }
-            return BoundField(schema: ObjectIdentifier(field.schema.schema), slot: field.slot)
+            // A path reading `@distinct…` charges for what it reaches, which needs the whole walk.
+            guard case .field(let field)? = components.first,
+                !components.contains(where: { $0.key?.hasPrefix("@distinct") == true })
+            else { return nil }
+            return BoundField(
+                schema: ObjectIdentifier(field.schema.schema), slot: field.slot, rest: Array(components.dropFirst()))
         }
         let code = program.code
+        comparisons = program.prepared.sites.map { $0.map(Unmanaged.passUnretained) }
+        let fields = boundFields
+        fastSites = zip(program.comparisons, program.prepared.sites).map { site, prepared in
+            guard let prepared, case .evaluatedObject = site.receiver, Int(site.keyPath) < fields.count,
+                let field = fields[Int(site.keyPath)], !field.readsVariables, prepared.quantifier == .direct
+            else { return nil }
+            return FastSite(
+                keyPath: Int(site.keyPath), schema: field.schema, slot: field.slot, isField: field.rest.isEmpty,
+                scalarCost: prepared.scalarCost, scalar: prepared.scalar)
+        }
+        maximumSteps = max(0, environment.limits.maximumSteps)
+        isBooleanProgram =
+            program.kind == .predicate && program.maximumStackDepth <= 64
+            && program.code.allSatisfy { instruction in
+                if let site = instruction.comparisonSite {
+                    return site < program.comparisons.count && program.comparisons[site].receiver == .evaluatedObject
+                }
+                switch instruction {
+                case .pushConstant(let index):
+                    guard Int(index) < program.constants.count, case .bool = program.constants[Int(index)] else {
+                        return false
+                    }
+                    return true
+                case .not, .jumpIfFalse, .jumpIfFalseOrPop, .jumpIfTrueOrPop, .returnBool:
+                    return true
+                default:
+                    return false
+                }
+            }
         stack.reserveCapacity(program.maximumStackDepth)
         frames.reserveCapacity(program.maximumSubqueryDepth)
         var memoCount = 0
@@ -112,9 +157,11 @@ public struct VirtualMachine: Sendable {
     public mutating func evaluate<Item: KeyValueCoding>(
         item: UnsafePointer<Item>, variables: [String: Value] = [:]
     ) throws(EvaluationError) -> Bool {
+        let reader = ItemReader(item)
+        if isBooleanProgram, let result = runBoolean(reader) { return result }
         prepare(variables: variables)
-        var object = ItemAtPointer(pointer: item, boxed: nil)
-        guard case .bool(let result) = try run(&object) else {
+        var boxed: Value?
+        guard case .bool(let result) = try run(reader, &boxed) else {
             throw malformed("a predicate program must end with a Boolean")
         }
         return result
@@ -127,10 +174,63 @@ public struct VirtualMachine: Sendable {
         try run(on: object, variables: variables)
     }
 
+    /// Key path `index` of `SELF`: a leading field of the item's schema is read in place, the
+    /// rest of the path from its value; anything else from `SELF` as a value.
+    @inline(__always)
+    private mutating func selfKeyPath(
+        _ index: Int, _ item: ItemReader?, _ boxed: inout Value?
+    ) throws(EvaluationError) -> Value {
+        if let item, index < boundFields.count, let field = boundFields[index], item.schema == field.schema {
+            let head = item.value(atSlot: field.slot)
+            if field.rest.isEmpty { return head }
+            return try KeyValueAccess.value(along: field.rest, from: head) { name throws(EvaluationError) in
+                try variable(named: name)
+            }
+        }
+        return try keyPath(UInt16(truncatingIfNeeded: index), from: Self.evaluatedObject(item, &boxed))
+    }
+
+    /// `SELF` as a value: the item is boxed once per evaluation, and only when an instruction
+    /// needs it whole.
+    private static func evaluatedObject(_ item: ItemReader?, _ boxed: inout Value?) -> Value {
+        if let boxed { return boxed }
+        guard let item else { return .nil }
+        let object = item.boxed()
+        boxed = object
+        return object
+    }
+
+    /// A direct comparison site of a leading field of `SELF`, as the Boolean tier reads it.
+    private struct FastSite {
+        let keyPath: Int
+        let schema: ObjectIdentifier
+        let slot: Int
+        /// Whether the key path is the field alone (else the rest is read from its value).
+        let isField: Bool
+        let scalarCost: Int
+        let scalar: ScalarDecision
+    }
+
     /// A field's schema (by identity: the program's key-path table keeps it alive) and slot.
     private struct BoundField {
         let schema: ObjectIdentifier
         let slot: Int
+        /// The components after the field (`rank` of `userInfo.rank`), read from the field's value
+        /// as ``KeyValueAccess/value(along:from:variable:)`` would after reading the field.
+        let rest: [KeyComponent]
+        /// Whether ``rest`` has `$variable` keys (which the Boolean tier leaves to the general loop,
+        /// since it does not bind variables).
+        let readsVariables: Bool
+
+        init(schema: ObjectIdentifier, slot: Int, rest: [KeyComponent]) {
+            self.schema = schema
+            self.slot = slot
+            self.rest = rest
+            readsVariables = rest.contains { component in
+                if case .variable = component { return true }
+                return false
+            }
+        }
     }
 
     private struct SubqueryFrame {
@@ -165,15 +265,15 @@ public struct VirtualMachine: Sendable {
         // `SELF` as an object, opened once into a generic parameter: bound fields of its schema
         // are then read in place, without copying the value out of the enum at every key path.
         if case .object(let host) = object { return try run(opened: host, object) }
-        var plain = PlainObject(object: object)
-        return try run(&plain)
+        var boxed: Value? = object
+        return try run(nil, &boxed)
     }
 
     private mutating func run<Host: KeyValueCoding>(opened host: Host, _ object: Value) throws(EvaluationError) -> Value
     {
         try withUnsafePointer(to: host) { (pointer) throws(EvaluationError) -> Value in
-            var access = ItemAtPointer(pointer: pointer, boxed: object)
-            return try run(&access)
+            var boxed: Value? = object
+            return try run(ItemReader(pointer), &boxed)
         }
     }
 
@@ -190,20 +290,20 @@ public struct VirtualMachine: Sendable {
         }
         if !memoStamps.isEmpty { evaluationStamp &+= 1 }
         if program.kind == .ruleSet { initialSlots = slots }
-        steps = max(0, environment.limits.maximumSteps)
+        steps = maximumSteps
     }
 
     /// The instruction loop, with `SELF` behind `object`.
-    private mutating func run<Object: EvaluatedObject>(_ object: inout Object) throws(EvaluationError) -> Value {
-        let code = program.code
+    private mutating func run(_ item: ItemReader?, _ boxed: inout Value?) throws(EvaluationError) -> Value {
+        if isBooleanProgram, let item, let result = runBoolean(item) { return .bool(result) }
         var pc = 0
-        while pc < code.count {
-            let instruction = code[pc]
+        while pc < program.code.count {
+            let instruction = program.code[pc]
             pc += 1
             steps -= 1
             do {
                 if steps < 0 { try charge(0) }
-                if try execute(instruction, &pc, &object) { return pop() }
+                if try execute(instruction, &pc, item, &boxed) { return pop() }
             } catch {
                 let site = pc - 1
                 let located = site < program.sourceRanges.count ? error.at(program.sourceRanges[site]) : error
@@ -217,14 +317,14 @@ public struct VirtualMachine: Sendable {
     /// Executes one instruction; returns whether the program ended, leaving its result on the
     /// stack (a `Value?` result costs an outlined destroy per instruction).
     @inline(__always)
-    private mutating func execute<Object: EvaluatedObject>(
-        _ instruction: Instruction, _ pc: inout Int, _ object: inout Object
+    private mutating func execute(
+        _ instruction: Instruction, _ pc: inout Int, _ item: ItemReader?, _ boxed: inout Value?
     ) throws(EvaluationError) -> Bool {
         switch instruction {
         case .pushConstant(let index):
             stack.append(constant(index))
         case .pushSelf:
-            stack.append(object.value())
+            stack.append(Self.evaluatedObject(item, &boxed))
         case .loadVariable(let slot):
             stack.append(try variable(Int(slot)))
         case .storeVariable(let slot):
@@ -235,15 +335,7 @@ public struct VirtualMachine: Sendable {
             let receiver = pop()
             stack.append(try keyPath(index, from: receiver))
         case .loadSelfKeyPath(let index):
-            let value: Value
-            if Int(index) < boundFields.count, let field = boundFields[Int(index)],
-                let read = object.field(field.slot, ifSchema: field.schema)
-            {
-                value = read
-            } else {
-                value = try keyPath(index, from: object.value())
-            }
-            stack.append(value)
+            stack.append(try selfKeyPath(Int(index), item, &boxed))
         case .compare(let op, let options, let quantifier):
             let rhs = pop()
             let lhs = pop()
@@ -290,16 +382,16 @@ public struct VirtualMachine: Sendable {
         case .not:
             stack.append(.bool(!(try popBool())))
         case .test(let site):
-            stack.append(.bool(try test(Int(site), &object)))
+            stack.append(.bool(try test(Int(site), item, &boxed)))
         case .testAnd(let offset, let site):
             steps -= 1
-            if !(try test(Int(site), &object)) {
+            if !(try test(Int(site), item, &boxed)) {
                 stack.append(.bool(false))
                 pc += Int(offset)
             }
         case .testOr(let offset, let site):
             steps -= 1
-            if try test(Int(site), &object) {
+            if try test(Int(site), item, &boxed) {
                 stack.append(.bool(true))
                 pc += Int(offset)
             }
@@ -387,14 +479,109 @@ public struct VirtualMachine: Sendable {
         return false
     }
 
+    /// The Boolean tier: the program's instructions with a stack of Booleans kept in the bits of
+    /// one integer (top in bit 0), no ``Value`` on it, and steps counted as ``run(_:_:)`` counts
+    /// them. It answers `nil` at anything out of the ordinary (a comparison the prepared
+    /// constant does not decide, an error, the step budget spent); evaluation is free of side
+    /// effects, so the general loop then runs the rule from the start and gives the answer, or
+    /// the error, with its position.
+    private func runBoolean(_ item: ItemReader) -> Bool? {
+        var bits: UInt64 = 0
+        var budget = maximumSteps
+        var pc = 0
+        while pc < program.code.count {
+            let instruction = program.code[pc]
+            pc += 1
+            budget -= 1
+            switch instruction {
+            case .test(let site):
+                guard let result = decide(Int(site), item, &budget) else { return nil }
+                bits = bits << 1 | (result ? 1 : 0)
+            case .testAnd(let offset, let site):
+                budget -= 1
+                guard let result = decide(Int(site), item, &budget) else { return nil }
+                if !result {
+                    bits <<= 1
+                    pc += Int(offset)
+                }
+            case .testOr(let offset, let site):
+                budget -= 1
+                guard let result = decide(Int(site), item, &budget) else { return nil }
+                if result {
+                    bits = bits << 1 | 1
+                    pc += Int(offset)
+                }
+            case .not:
+                bits ^= 1
+            case .jumpIfFalse(let offset):
+                let top = bits & 1
+                bits >>= 1
+                if top == 0 { pc += Int(offset) }
+            case .jumpIfFalseOrPop(let offset):
+                if bits & 1 == 0 { pc += Int(offset) } else { bits >>= 1 }
+            case .jumpIfTrueOrPop(let offset):
+                if bits & 1 == 1 { pc += Int(offset) } else { bits >>= 1 }
+            case .pushConstant(let index):
+                guard Int(index) < program.constants.count, case .bool(let flag) = program.constants[Int(index)] else {
+                    return nil
+                }
+                bits = bits << 1 | (flag ? 1 : 0)
+            case .returnBool:
+                guard budget >= 0 else { return nil }
+                return bits & 1 == 1
+            default:
+                return nil
+            }
+            if budget < 0 { return nil }
+        }
+        return nil
+    }
+
+    /// Site `index` of `SELF` decided without errors: a leading field of the item's schema read
+    /// in place, then the prepared constant (numbers, dates and nil from a plain copy of it);
+    /// `nil` when that does not decide it.
+    @inline(__always)
+    private func decide(_ index: Int, _ item: ItemReader, _ budget: inout Int) -> Bool? {
+        guard index < fastSites.count, let site = fastSites[index], item.schema == site.schema else { return nil }
+        budget -= 2 + site.scalarCost
+        var value = item.value(atSlot: site.slot)
+        if !site.isField {
+            guard let rest = boundFields[site.keyPath]?.rest else { return nil }
+            do throws(EvaluationError) {
+                value = try KeyValueAccess.value(along: rest, from: value) { name throws(EvaluationError) in
+                    throw EvaluationError(.unboundVariable, "the variable $\(name) has no value")
+                }
+            } catch {
+                return nil
+            }
+        }
+        if let result = site.scalar.decide(value) { return result }
+        guard index < comparisons.count, let reference = comparisons[index] else { return nil }
+        return reference._withUnsafeGuaranteedRef { prepared -> Bool? in
+            if let result = prepared.decide(value) { return result }
+            guard let pattern = prepared.pattern, case .string(let text) = value else { return nil }
+            do throws(EvaluationError) {
+                switch pattern {
+                case .like(let compiled, let source):
+                    return try ComparisonOperators.like(
+                        text, compiled, source: source, environment: environment, steps: &budget)
+                case .matches(let compiled, let source):
+                    return try ComparisonOperators.matches(
+                        text, compiled, source: source, environment: environment, steps: &budget)
+                }
+            } catch {
+                return nil
+            }
+        }
+    }
+
     /// Comparison site `index`: its key path read (in place when it is a field of `SELF`'s
     /// schema), then decided by the prepared constant, or else by the general comparison, as
     /// `CMP` would. Charges what the instructions it stands for would.
     @inline(__always)
-    private mutating func test<Object: EvaluatedObject>(
-        _ index: Int, _ object: inout Object
-    ) throws(EvaluationError) -> Bool {
-        guard index < program.comparisons.count, let prepared = program.prepared.sites[index] else {
+    private mutating func test(_ index: Int, _ item: ItemReader?, _ boxed: inout Value?) throws(EvaluationError) -> Bool
+    {
+        guard index < program.comparisons.count, index < comparisons.count, let reference = comparisons[index] else {
             throw malformed("no comparison site \(index)")
         }
         let site = program.comparisons[index]
@@ -402,16 +589,10 @@ public struct VirtualMachine: Sendable {
         switch site.receiver {
         case .evaluatedObject:
             steps -= 2
-            if Int(site.keyPath) < boundFields.count, let field = boundFields[Int(site.keyPath)],
-                let read = object.field(field.slot, ifSchema: field.schema)
-            {
-                value = read
-            } else {
-                do {
-                    value = try keyPath(site.keyPath, from: object.value())
-                } catch {
-                    throw error.at(site.keyPathRange)
-                }
+            do {
+                value = try selfKeyPath(Int(site.keyPath), item, &boxed)
+            } catch {
+                throw error.at(site.keyPathRange)
             }
         case .variable(let slot):
             steps -= 3
@@ -421,11 +602,15 @@ public struct VirtualMachine: Sendable {
                 throw error.at(site.keyPathRange)
             }
         }
+        let (decided, cost) = reference._withUnsafeGuaranteedRef { prepared in
+            (prepared.quantifier == .direct ? prepared.decide(value) : nil, prepared.scalarCost)
+        }
+        if let decided {
+            try charge(cost)
+            return decided
+        }
+        let prepared = reference.takeUnretainedValue()
         if prepared.quantifier == .direct {
-            if let result = prepared.decide(value) {
-                try charge(prepared.scalarCost)
-                return result
-            }
             if let pattern = prepared.pattern, case .string(let text) = value {
                 try charge(prepared.scalarCost)
                 var budget = steps
@@ -513,19 +698,22 @@ public struct VirtualMachine: Sendable {
         guard index < program.keyPaths.count else { throw malformed("no key path \(index)") }
         // `KeyValueAccess.value(along:from:variable:)` for a single bound field reads the slot
         // and returns when the receiver is an object of the field's schema; that case, directly.
-        if let field = boundFields[index], case .object(let object) = receiver,
+        if let field = boundFields[index], field.rest.isEmpty, case .object(let object) = receiver,
             ObjectIdentifier(object.schema) == field.schema
         {
             return object.value(atSlot: field.slot)
         }
         try charge(EvaluationCost.keyPath(program.keyPaths[index], from: receiver))
         return try KeyValueAccess.value(along: program.keyPaths[index], from: receiver) {
-            name throws(EvaluationError) in
-            guard let slot = program.variables.firstIndex(of: name) else {
-                throw EvaluationError(.unboundVariable, "the variable $\(name) has no value")
-            }
-            return try variable(slot)
+            name throws(EvaluationError) in try variable(named: name)
         }
+    }
+
+    private func variable(named name: String) throws(EvaluationError) -> Value {
+        guard let slot = program.variables.firstIndex(of: name) else {
+            throw EvaluationError(.unboundVariable, "the variable $\(name) has no value")
+        }
+        return try variable(slot)
     }
 }
 
@@ -570,39 +758,37 @@ public struct RuleSetResult: Sendable {
     }
 }
 
-/// How the machine reaches `SELF`: fields of its schema in place, and the whole value when an
-/// instruction needs it.
-protocol EvaluatedObject {
-    /// Field `slot`, when `SELF` is an object whose schema is `schema`.
-    func field(_ slot: Int, ifSchema schema: ObjectIdentifier) -> Value?
-    /// `SELF` as a value.
-    mutating func value() -> Value
-}
+/// An item the machine reads in place: its address and its type, opened only to read a field, so
+/// that the instruction loop itself is not generic (unspecialised generic code would copy values
+/// through their witnesses and look up generic metadata on every evaluation).
+struct ItemReader {
+    let address: UnsafeRawPointer
+    let type: any KeyValueCoding.Type
+    /// The item's schema identity, read once per evaluation.
+    let schema: ObjectIdentifier
 
-/// `SELF` is an item in memory: fields are read through the pointer, and the item is boxed into
-/// a ``Value`` only if an instruction needs it whole (once per evaluation).
-private struct ItemAtPointer<Item: KeyValueCoding>: EvaluatedObject {
-    let pointer: UnsafePointer<Item>
-    var boxed: Value?
+    init<Item: KeyValueCoding>(_ item: UnsafePointer<Item>) {
+        address = UnsafeRawPointer(item)
+        type = Item.self
+        schema = Item.schemaIdentity(of: item)
+    }
 
+    /// Field `slot`, read in place.
     @inline(__always)
-    func field(_ slot: Int, ifSchema schema: ObjectIdentifier) -> Value? {
-        guard Item.schemaIdentity(of: pointer) == schema else { return nil }
-        return pointer.pointee.value(atSlot: slot)
-    }
+    func value(atSlot slot: Int) -> Value { type.value(atSlot: slot, at: address) }
 
-    mutating func value() -> Value {
-        if let boxed { return boxed }
-        let object = Value.object(pointer.pointee)
-        boxed = object
-        return object
-    }
+    /// The item as a value.
+    func boxed() -> Value { type.boxed(at: address) }
 }
 
-/// `SELF` is a value that is not an object: no fields to read in place.
-private struct PlainObject: EvaluatedObject {
-    let object: Value
+extension KeyValueCoding {
+    /// Field `slot` of the object of this type at `address`.
+    fileprivate static func value(atSlot slot: Int, at address: UnsafeRawPointer) -> Value {
+        value(atSlot: slot, of: address.assumingMemoryBound(to: Self.self))
+    }
 
-    func field(_ slot: Int, ifSchema schema: ObjectIdentifier) -> Value? { nil }
-    func value() -> Value { object }
+    /// The object of this type at `address`, as a value.
+    fileprivate static func boxed(at address: UnsafeRawPointer) -> Value {
+        .object(address.assumingMemoryBound(to: Self.self).pointee)
+    }
 }

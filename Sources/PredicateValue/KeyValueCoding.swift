@@ -26,6 +26,11 @@ public protocol KeyValueCoding: Sendable {
     /// (`ObjectIdentifier(Self.fixedSchema)`), which matters to an engine that checks the schema
     /// once per object evaluated, from many threads at once.
     static func schemaIdentity(of object: UnsafePointer<Self>) -> ObjectIdentifier
+
+    /// ``value(atSlot:)`` of the object at `object`, read in place: how an engine reads a field of
+    /// an object it holds by pointer. Generic code calling the instance method would copy the
+    /// object first (retaining everything it holds) to read one field.
+    static func value(atSlot slot: Int, of object: UnsafePointer<Self>) -> Value
 }
 
 extension KeyValueCoding {
@@ -33,6 +38,13 @@ extension KeyValueCoding {
     @inlinable
     public static func schemaIdentity(of object: UnsafePointer<Self>) -> ObjectIdentifier {
         ObjectIdentifier(object.pointee.schema)
+    }
+
+    /// `object.pointee.value(atSlot: slot)`: specialised for the conforming type, so the field
+    /// is read in place.
+    @inlinable
+    public static func value(atSlot slot: Int, of object: UnsafePointer<Self>) -> Value {
+        object.pointee.value(atSlot: slot)
     }
 
     /// Reads field `slot` of each object in place.
