@@ -78,6 +78,14 @@ public final class PreparedComparison: Sendable {
         }
     }
 
+    /// Whether ``decide(_:)`` or ``pattern`` can answer for some operand beyond nil: an engine
+    /// that must fall back to the general comparison for every other operand gains nothing
+    /// from trying first (`UTI-CONFORMS-TO`, `BETWEEN`).
+    public var decidesValues: Bool {
+        scalar.integers != nil || scalar.doubles != nil || scalar.dates != nil || strings != nil || membership != nil
+            || pattern != nil
+    }
+
     /// Preparation uses no type table and no limits: what it answers depends on neither.
     private static let environment = EvaluationEnvironment()
 

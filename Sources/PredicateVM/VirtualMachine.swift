@@ -67,9 +67,10 @@ public struct VirtualMachine: Sendable {
                 schema: ObjectIdentifier(field.schema.schema), slot: field.slot, rest: Array(components.dropFirst()))
         }
         let code = program.code
+        maximumSteps = max(0, environment.limits.maximumSteps)
         comparisons = program.prepared.sites.map { $0.map(Unmanaged.passUnretained) }
         let fields = boundFields
-        fastSites = zip(program.comparisons, program.prepared.sites).map { site, prepared in
+        let fast: [FastSite?] = zip(program.comparisons, program.prepared.sites).map { site, prepared in
             guard let prepared, case .evaluatedObject = site.receiver, Int(site.keyPath) < fields.count,
                 let field = fields[Int(site.keyPath)], !field.readsVariables, prepared.quantifier == .direct
             else { return nil }
@@ -77,12 +78,15 @@ public struct VirtualMachine: Sendable {
                 keyPath: Int(site.keyPath), schema: field.schema, slot: field.slot, isField: field.rest.isEmpty,
                 scalarCost: prepared.scalarCost, scalar: prepared.scalar)
         }
-        maximumSteps = max(0, environment.limits.maximumSteps)
+        fastSites = fast
         isBooleanProgram =
             program.kind == .predicate && program.maximumStackDepth <= 64
             && program.code.allSatisfy { instruction in
                 if let site = instruction.comparisonSite {
-                    return site < program.comparisons.count && program.comparisons[site].receiver == .evaluatedObject
+                    // Every site must be one the tier can usually decide, or it would mostly hand
+                    // the evaluation back to the general loop, which then starts again.
+                    return site < fast.count && fast[site] != nil
+                        && program.prepared.sites[site]?.decidesValues == true
                 }
                 switch instruction {
                 case .pushConstant(let index):
