@@ -146,6 +146,23 @@ public struct ScalarDecision: Sendable {
     }
 }
 
+extension PreparedComparison.CompiledPattern {
+    /// Whether `text` matches, within the evaluation's `steps` and the environment's pattern
+    /// limits: ``ComparisonOperators/like(_:_:source:environment:steps:)`` or
+    /// ``ComparisonOperators/matches(_:_:source:environment:steps:)``.
+    public func matches(
+        _ text: String, environment: EvaluationEnvironment, steps: inout Int
+    ) throws(EvaluationError) -> Bool {
+        switch self {
+        case .like(let compiled, let source):
+            return try ComparisonOperators.like(text, compiled, source: source, environment: environment, steps: &steps)
+        case .matches(let compiled, let source):
+            return try ComparisonOperators.matches(
+                text, compiled, source: source, environment: environment, steps: &steps)
+        }
+    }
+}
+
 /// `x IN {…}` against a constant collection, hashed: the integers and the strings it holds.
 ///
 /// Membership is the language's equality (SPEC §4.4.1): numbers by value, strings by UTF-16 code

@@ -13,6 +13,14 @@ import PredicateValue
 /// Every operator calls the same semantic functions as the reference interpreter, and each
 /// instruction knows the source range of the syntax node it evaluates, so results and errors
 /// (kind and position) are the interpreter's.
+///
+/// Two tiers run a program. A rule made only of comparison sites of `SELF` (`TEST`, `TEST_AND`,
+/// `TEST_OR`), `NOT`, `AND`/`OR` jumps and Boolean constants runs first on the Boolean tier: its
+/// stack is the bits of one integer, fields are read through the item's pointer
+/// (``evaluate(item:variables:)``) and the comparisons are decided from plain copies of their
+/// prepared constants, so nothing is allocated, copied or reference-counted. Anything that tier
+/// does not decide (an error, a value of an unprepared kind, the step budget) goes to the
+/// general loop, which runs the rule from the start on the language's values.
 public struct VirtualMachine: Sendable {
     /// The program this machine runs.
     public let program: Program
@@ -565,14 +573,7 @@ public struct VirtualMachine: Sendable {
             if let result = prepared.decide(value) { return result }
             guard let pattern = prepared.pattern, case .string(let text) = value else { return nil }
             do throws(EvaluationError) {
-                switch pattern {
-                case .like(let compiled, let source):
-                    return try ComparisonOperators.like(
-                        text, compiled, source: source, environment: environment, steps: &budget)
-                case .matches(let compiled, let source):
-                    return try ComparisonOperators.matches(
-                        text, compiled, source: source, environment: environment, steps: &budget)
-                }
+                return try pattern.matches(text, environment: environment, steps: &budget)
             } catch {
                 return nil
             }
@@ -619,14 +620,7 @@ public struct VirtualMachine: Sendable {
                 try charge(prepared.scalarCost)
                 var budget = steps
                 defer { steps = budget }
-                switch pattern {
-                case .like(let compiled, let source):
-                    return try ComparisonOperators.like(
-                        text, compiled, source: source, environment: environment, steps: &budget)
-                case .matches(let compiled, let source):
-                    return try ComparisonOperators.matches(
-                        text, compiled, source: source, environment: environment, steps: &budget)
-                }
+                return try pattern.matches(text, environment: environment, steps: &budget)
             }
         }
         return try compare(prepared.op, value, prepared.constant, prepared.quantifier, prepared.options)
