@@ -1,4 +1,3 @@
-import PredicateBytecode
 import PredicateSemantics
 
 /// The outcome of evaluating a predicate over a batch: which rows matched, and which failed.

@@ -1,4 +1,3 @@
-import PredicateBytecode
 import PredicateValue
 
 /// Fills a ``Column`` one value at a time, typed from the first value that is not nil and

@@ -1,4 +1,3 @@
-import PredicateBytecode
 import PredicateSyntax
 
 extension Plan: CustomStringConvertible {

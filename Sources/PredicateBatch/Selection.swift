@@ -1,5 +1,3 @@
-import PredicateBytecode
-
 /// Rows of one chunk still in question: either the whole chunk (`rows` is `nil`: `start`,
 /// `start + 1`, …) or the ascending row numbers in `rows`.
 struct Selection {
