@@ -120,6 +120,33 @@ public struct ScalarDecision: Sendable {
     /// The answer for a nil (or null) operand, when it does not throw.
     @usableFromInline let nilResult: Bool?
 
+    /// ``decide(_:)-(Value)`` for a field read as a plain ``Scalar``: the same answers, with no
+    /// ``Value`` built; `nil` when the general comparison must decide (or for ``Scalar/other``).
+    @inlinable @inline(__always)
+    public func decide(_ scalar: Scalar) -> Bool? {
+        switch scalar.kind {
+        case .nil:
+            return nilResult
+        case .bool:
+            return integers?.holds(scalar.bits == 0 ? 0 : 1)
+        case .int:
+            return integers?.holds(scalar.int)
+        case .uint:
+            guard scalar.bits <= UInt64(Int64.max) else { return nil }
+            return integers?.holds(Int64(bitPattern: scalar.bits))
+        case .double:
+            let number = scalar.double
+            guard !number.isNaN, let doubles else { return nil }
+            return doubles.holds(number)
+        case .date:
+            let seconds = scalar.double
+            guard !seconds.isNaN, let dates else { return nil }
+            return dates.holds(seconds)
+        case .other:
+            return nil
+        }
+    }
+
     /// `value op constant` for a nil, Boolean, integer, double or date operand, or `nil` when
     /// that needs the general comparison (or is another kind of value).
     @inlinable @inline(__always)

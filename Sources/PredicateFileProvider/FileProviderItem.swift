@@ -210,6 +210,35 @@ extension FileProviderItem: KeyValueCoding {
         withUnsafePointer(to: self) { FileProviderItem.value(atSlot: slot, of: $0) }
     }
 
+    /// Field `slot` of the item at `item` as a plain scalar (Booleans, numbers, dates and their
+    /// absence), read in place; ``Scalar/other`` for the other fields. Means what
+    /// ``value(atSlot:of:)`` answers for the same slot.
+    @inline(__always)
+    public static func scalar(atSlot slot: Int, of item: UnsafePointer<FileProviderItem>) -> Scalar {
+        func optional(_ number: Int64?) -> Scalar { number.map(Scalar.int) ?? .nil }
+        func date(_ seconds: Double?) -> Scalar { seconds.map { .date(secondsSinceReferenceDate: $0) } ?? .nil }
+        switch slot {
+        case 6: return .int(item.pointee.capabilities.rawValue)
+        case 7: return optional(item.pointee.fileSystemFlags?.rawValue)
+        case 8: return optional(item.pointee.documentSize)
+        case 9: return optional(item.pointee.childItemCount)
+        case 10: return date(item.pointee.creationDate)
+        case 11: return date(item.pointee.contentModificationDate)
+        case 13: return date(item.pointee.lastUsedDate)
+        case 15: return item.pointee.favoriteRank.map(Scalar.uint) ?? .nil
+        case 16: return .bool(item.pointee.isTrashed)
+        case 17: return .bool(item.pointee.isUploaded)
+        case 18: return .bool(item.pointee.isUploading)
+        case 20: return .bool(item.pointee.isDownloaded)
+        case 21: return .bool(item.pointee.isDownloading)
+        case 23: return .bool(item.pointee.isMostRecentVersionDownloaded)
+        case 24: return .bool(item.pointee.isShared)
+        case 25: return .bool(item.pointee.isSharedByCurrentUser)
+        case 34: return .int(item.pointee.contentPolicy.rawValue)
+        default: return .other
+        }
+    }
+
     /// Field `slot` of the item at `item`, read in place: each case reads its one field through
     /// the pointer, so no copy of the whole item is made to read it.
     @inline(__always)

@@ -31,6 +31,12 @@ public protocol KeyValueCoding: Sendable {
     /// an object it holds by pointer. Generic code calling the instance method would copy the
     /// object first (retaining everything it holds) to read one field.
     static func value(atSlot slot: Int, of object: UnsafePointer<Self>) -> Value
+
+    /// Field `slot` of the object at `object` as a plain ``Scalar`` (a Boolean, a number, a date
+    /// or nil, with no reference counting), or ``Scalar/other`` when the field holds anything
+    /// else. Engines decide comparisons of such fields without building a ``Value``; the default
+    /// answers ``Scalar/other`` for every field, so they read it with ``value(atSlot:of:)``.
+    static func scalar(atSlot slot: Int, of object: UnsafePointer<Self>) -> Scalar
 }
 
 extension KeyValueCoding {
@@ -46,6 +52,10 @@ extension KeyValueCoding {
     public static func value(atSlot slot: Int, of object: UnsafePointer<Self>) -> Value {
         object.pointee.value(atSlot: slot)
     }
+
+    /// ``Scalar/other``: the field is read as a ``Value``.
+    @inlinable
+    public static func scalar(atSlot slot: Int, of object: UnsafePointer<Self>) -> Scalar { .other }
 
     /// Reads field `slot` of each object in place.
     @inlinable

@@ -66,8 +66,9 @@ public enum EvaluationCost {
         return total
     }
 
-    /// Elements of a collection; 1 for anything else.
-    static func size(_ value: Value) -> Int {
+    /// Elements of a collection (or entries of a dictionary); 1 for anything else: what a value
+    /// adds to the visits of a key path over a collection holding it.
+    public static func size(_ value: Value) -> Int {
         switch value {
         case .array(let elements), .set(let elements): return max(1, elements.count)
         case .dictionary(let entries): return max(1, entries.count)

@@ -1,0 +1,100 @@
+import PredicateValue
+
+/// An item the machine reads in place: its address and its type, opened only to read a field, so
+/// that the instruction loop itself is not generic (unspecialised generic code would copy values
+/// through their witnesses and look up generic metadata on every evaluation).
+///
+/// Valid only while the caller's pointer is: the machine holds one for the length of a call and
+/// drops it before returning.
+struct ItemReader: @unchecked Sendable {
+    let address: UnsafeRawPointer
+    let type: any KeyValueCoding.Type
+    /// The item's schema identity, read once per item.
+    let schema: ObjectIdentifier
+
+    init<Item: KeyValueCoding>(_ item: UnsafePointer<Item>) {
+        address = UnsafeRawPointer(item)
+        type = Item.self
+        schema = Item.schemaIdentity(of: item)
+    }
+
+    private init(address: UnsafeRawPointer, type: any KeyValueCoding.Type, schema: ObjectIdentifier) {
+        self.address = address
+        self.type = type
+        self.schema = schema
+    }
+
+    /// Field `slot`, read in place.
+    @inline(__always)
+    func value(atSlot slot: Int) -> Value { type.value(atSlot: slot, at: address) }
+
+    /// Field `slot` as a plain scalar, read in place (``Scalar/other`` when it is not one).
+    @inline(__always)
+    func scalar(atSlot slot: Int) -> Scalar { type.scalar(atSlot: slot, at: address) }
+
+    /// The item as a value.
+    func boxed() -> Value { type.boxed(at: address) }
+
+    /// The item `offset` strides further on, of the same type.
+    func advanced(by offset: Int, stride: Int) -> ItemReader {
+        let next = address + offset * stride
+        return ItemReader(address: next, type: type, schema: type.schemaIdentity(at: next))
+    }
+}
+
+/// Items selected by the caller, evaluated in place as the array under one key of an activation
+/// context (`{fileproviderItems: [items]}`), without building the context or boxing an item.
+struct ItemSelection: @unchecked Sendable {
+    /// The context key the items stand under.
+    let key: String
+    /// The first item; `nil` for an empty selection.
+    let first: ItemReader?
+    let count: Int
+    let stride: Int
+
+    init<Item: KeyValueCoding>(_ items: UnsafeBufferPointer<Item>, key: String) {
+        self.key = key
+        count = items.count
+        stride = MemoryLayout<Item>.stride
+        first = items.baseAddress.flatMap { items.isEmpty ? nil : ItemReader($0) }
+    }
+
+    /// Item `index` (below ``count``).
+    @inline(__always)
+    func item(_ index: Int) -> ItemReader? {
+        guard let first, index >= 0, index < count else { return nil }
+        return index == 0 ? first : first.advanced(by: index, stride: stride)
+    }
+
+    /// The items as the language's array, for an instruction that needs the collection whole.
+    func boxedItems() -> [Value] {
+        (0..<count).compactMap { item($0)?.boxed() }
+    }
+
+    /// The activation context the selection stands for, as a value.
+    func boxedContext() -> Value {
+        .dictionary([key: .array(boxedItems())])
+    }
+}
+
+extension KeyValueCoding {
+    /// Field `slot` of the object of this type at `address`.
+    fileprivate static func value(atSlot slot: Int, at address: UnsafeRawPointer) -> Value {
+        value(atSlot: slot, of: address.assumingMemoryBound(to: Self.self))
+    }
+
+    /// Field `slot` of the object of this type at `address`, as a plain scalar.
+    fileprivate static func scalar(atSlot slot: Int, at address: UnsafeRawPointer) -> Scalar {
+        scalar(atSlot: slot, of: address.assumingMemoryBound(to: Self.self))
+    }
+
+    /// The schema identity of the object of this type at `address`.
+    fileprivate static func schemaIdentity(at address: UnsafeRawPointer) -> ObjectIdentifier {
+        schemaIdentity(of: address.assumingMemoryBound(to: Self.self))
+    }
+
+    /// The object of this type at `address`, as a value.
+    fileprivate static func boxed(at address: UnsafeRawPointer) -> Value {
+        .object(address.assumingMemoryBound(to: Self.self).pointee)
+    }
+}

@@ -1,0 +1,112 @@
+import PredicateSemantics
+import PredicateValue
+
+/// One `SUBQUERY` loop in progress.
+struct SubqueryFrame {
+    /// What the loop walks: the language's values, or items the caller selected, in place.
+    enum Elements {
+        case values([Value])
+        case items(ItemSelection)
+
+        var count: Int {
+            switch self {
+            case .values(let values): return values.count
+            case .items(let selection): return selection.count
+            }
+        }
+    }
+
+    let elements: Elements
+    let count: Int
+    var next = 0
+    let slot: Int
+    /// What the variable held before the loop, restored after it.
+    let saved: Value?
+    let savedItem: ItemReader?
+    /// The element the variable stands for now (for value loops; item loops bind the item).
+    var current: Value = .nil
+    var currentItem: ItemReader?
+    /// The collected elements, unless the loop only counts them (its result is read by
+    /// `@count` alone).
+    var results: [Value] = []
+    var matched = 0
+    /// The `SUBQUERY_NEXT` that runs the loop (the instruction after its `SUBQUERY_BEGIN`), and
+    /// whether its exit is `KEYPATH @count`, so that elements are only counted.
+    let loop: Int
+    let counting: Bool
+    /// What `@count` charges for the collected elements: one visit each, plus their own elements.
+    var countCost = 0
+}
+
+extension VirtualMachine {
+    /// `SUBQUERY_BEGIN` over `elements`: charges a step for each element and starts the loop.
+    /// `loop` is the instruction after it, its `SUBQUERY_NEXT`.
+    mutating func beginSubquery(
+        over elements: SubqueryFrame.Elements, slot: Int, loop: Int
+    ) throws(EvaluationError) {
+        guard slot < slots.count else { throw malformed("no variable \(slot)") }
+        let count = elements.count
+        try charge(count)
+        let counting = loop >= 0 && loop < countingExits.count && countingExits[loop]
+        frames.append(
+            SubqueryFrame(
+                elements: elements, count: count, slot: slot, saved: slots[slot], savedItem: boundItem(slot),
+                loop: loop, counting: counting))
+    }
+
+    /// `SUBQUERY_NEXT`: binds the variable to the next element, or ends the loop, restoring the
+    /// variable and pushing the collected elements (or their count, skipping the `@count` that
+    /// reads it) and jumping to the exit.
+    mutating func nextElement(exit: Int16, _ pc: inout Int) throws(EvaluationError) {
+        guard let top = frames.indices.last else { throw malformed("SUBQUERY_NEXT outside a subquery") }
+        let next = frames[top].next
+        let slot = frames[top].slot
+        if next < frames[top].count {
+            frames[top].next = next + 1
+            switch frames[top].elements {
+            case .values(let values):
+                let element = values[next]
+                frames[top].current = element
+                slots[slot] = element
+                if slot < slotItems.count { slotItems[slot] = nil }
+            case .items(let selection):
+                let element = selection.item(next)
+                frames[top].currentItem = element
+                if slot < slotItems.count { slotItems[slot] = element }
+            }
+            return
+        }
+        guard let frame = frames.popLast() else { return }
+        slots[slot] = frame.saved
+        if slot < slotItems.count { slotItems[slot] = frame.savedItem }
+        try environment.limits.checkCollection(count: frame.matched)
+        if frame.counting {
+            guard frame.loop == pc - 1 else { throw malformed("a SUBQUERY ended by another SUBQUERY_NEXT") }
+            // The `KEYPATH @count` at the exit, as it would run on the array: its step, and a
+            // visit to each element and to the elements inside it.
+            steps -= 1
+            try charge(frame.matched &+ frame.countCost)
+            push(.int(Int64(frame.matched)))
+            pc += Int(exit) + 1
+            return
+        }
+        push(.array(frame.results))
+        pc += Int(exit)
+    }
+
+    /// `SUBQUERY_COLLECT` of a true predicate: keeps the current element (or counts it).
+    mutating func collectElement() {
+        guard let top = frames.indices.last else { return }
+        frames[top].matched += 1
+        let counting = frames[top].counting
+        switch frames[top].elements {
+        case .values:
+            let element = frames[top].current
+            frames[top].countCost &+= EvaluationCost.size(element)
+            if !counting { frames[top].results.append(element) }
+        case .items:
+            frames[top].countCost &+= 1
+            if !counting, let element = frames[top].currentItem { frames[top].results.append(element.boxed()) }
+        }
+    }
+}
