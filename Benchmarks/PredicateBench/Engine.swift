@@ -70,20 +70,31 @@ struct Engine: Sendable {
     static let reference = "interpreter"
 }
 
-/// The scalar VM: items are read in place through a pointer (as `native_rows` reads them);
-/// activation contexts are values.
+/// The scalar VM: items are read in place through a pointer (as `native_rows` reads them), and
+/// an activation rule's selection is the same items in place (`evaluate(selection:key:)`), so no
+/// context is built and no item boxed, as `native_rows` counts them.
 private func machineRunner(_ input: EngineInput, program: Program) -> Preparation {
     var machine = VirtualMachine(program: program, environment: input.environment)
-    guard case .item = input.workload.shape else {
-        return .runner(valueRunner(input) { (try? machine.evaluate(on: $0)) == true })
-    }
     let items = input.dataset.items
+    let shape = input.workload.shape
+    let key = FileProviderContext.selectionKey
     return .runner { n in
         items.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return 0 }
             var matches = 0
-            for index in 0..<min(n, buffer.count) where (try? machine.evaluate(item: base + index)) == true {
-                matches += 1
+            switch shape {
+            case .item:
+                for index in 0..<min(n, buffer.count) where (try? machine.evaluate(item: base + index)) == true {
+                    matches += 1
+                }
+            case .smallSelections:
+                for index in 0..<n {
+                    let selection = UnsafeBufferPointer(start: base + index, count: smallSelectionLength(index))
+                    if (try? machine.evaluate(selection: selection, key: key)) == true { matches += 1 }
+                }
+            case .oneSelection:
+                let selection = UnsafeBufferPointer(start: base, count: min(n, buffer.count))
+                if (try? machine.evaluate(selection: selection, key: key)) == true { matches += 1 }
             }
             return matches
         }

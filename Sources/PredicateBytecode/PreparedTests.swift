@@ -36,6 +36,11 @@ package struct IntegerTest: Sendable {
     /// Derived from the semantics themselves: each relational operator is monotone in `x`, so
     /// the boundary is found by bisection on ``ComparisonOperators/scalar(_:_:_:)``.
     package init?(_ op: ComparisonOperator, _ constant: Value) {
+        if op == .between {
+            guard let test = IntegerTest(between: constant) else { return nil }
+            self = test
+            return
+        }
         func holds(_ op: ComparisonOperator, _ x: Int64) -> Bool? {
             ComparisonOperators.scalar(op, .int(x), constant)
         }
@@ -102,6 +107,37 @@ package struct IntegerTest: Sendable {
     }
 
     /// The values passing both tests (`a AND b` on one column), when both are intervals.
+    /// `x BETWEEN {a, b}` with two numbers: `x >= low AND x <= high` once the bounds are in
+    /// order, as the operator orders them. Confirmed against the operator itself at the edges of
+    /// the interval and at the ends of the integers, or not prepared.
+    private init?(between constant: Value) {
+        guard case .array(let bounds) = constant, bounds.count == 2,
+            bounds.allSatisfy({ bound in
+                switch bound {
+                case .int, .uint: return true
+                case .double(let number): return !number.isNaN
+                default: return false
+                }
+            })
+        else { return nil }
+        let descending = ComparisonOperators.scalar(.greater, bounds[0], bounds[1]) == true
+        let (low, high) = descending ? (bounds[1], bounds[0]) : (bounds[0], bounds[1])
+        guard let from = IntegerTest(.greaterOrEqual, low), let upTo = IntegerTest(.lessOrEqual, high),
+            let test = from.intersection(upTo)
+        else { return nil }
+        let probes: [Int64] = [
+            .min, .min + 1, -1, 0, 1, .max - 1, .max, test.lower, test.upper, test.lower &- 1, test.lower &+ 1,
+            test.upper &- 1, test.upper &+ 1,
+        ]
+        let environment = EvaluationEnvironment()
+        for probe in probes {
+            let general = try? ComparisonOperators.evaluate(
+                .between, .int(probe), constant, quantifier: .direct, options: [], environment: environment)
+            guard general == test.holds(probe) else { return nil }
+        }
+        self = test
+    }
+
     package func intersection(_ other: IntegerTest) -> IntegerTest? {
         guard !negated, !other.negated else { return nil }
         let lower = max(self.lower, other.lower)

@@ -50,7 +50,7 @@ extension VirtualMachine {
             push(try keyPath(index, from: receiver))
         case .loadSelfKeyPath(let index):
             if let selection, pc < program.code.count, case .subqueryBegin(_, let slot) = program.code[pc],
-                Int(index) < selectionPaths.count, case .key(let key) = selectionPaths[Int(index)], key == selection.key
+                Int(index) < selectionPaths.count, selectionPaths[Int(index)] == .key(selectionKey)
             {
                 // `SUBQUERY` over the selected items: the items themselves, not their array.
                 // Errors from here on are the `SUBQUERY_BEGIN`'s, as `pc` now says.

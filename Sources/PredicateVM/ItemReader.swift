@@ -18,10 +18,11 @@ struct ItemReader: @unchecked Sendable {
         schema = Item.schemaIdentity(of: item)
     }
 
-    private init(address: UnsafeRawPointer, type: any KeyValueCoding.Type, schema: ObjectIdentifier) {
+    /// The item of type `type` at `address`.
+    init(address: UnsafeRawPointer, type: any KeyValueCoding.Type) {
         self.address = address
         self.type = type
-        self.schema = schema
+        schema = type.schemaIdentity(at: address)
     }
 
     /// Field `slot`, read in place.
@@ -37,26 +38,30 @@ struct ItemReader: @unchecked Sendable {
 
     /// The item `offset` strides further on, of the same type.
     func advanced(by offset: Int, stride: Int) -> ItemReader {
-        let next = address + offset * stride
-        return ItemReader(address: next, type: type, schema: type.schemaIdentity(at: next))
+        ItemReader(address: address + offset * stride, type: type)
     }
 }
 
 /// Items selected by the caller, evaluated in place as the array under one key of an activation
 /// context (`{fileproviderItems: [items]}`), without building the context or boxing an item.
+///
+/// Plain data (an address, a type, two counts), so that copying it costs nothing.
 struct ItemSelection: @unchecked Sendable {
-    /// The context key the items stand under.
-    let key: String
     /// The first item; `nil` for an empty selection.
     let first: ItemReader?
     let count: Int
     let stride: Int
 
-    init<Item: KeyValueCoding>(_ items: UnsafeBufferPointer<Item>, key: String) {
-        self.key = key
+    init<Item: KeyValueCoding>(_ items: UnsafeBufferPointer<Item>) {
+        // Through a raw pointer: generic optionals would look up their metadata at every call.
+        let raw = UnsafeRawBufferPointer(items)
         count = items.count
         stride = MemoryLayout<Item>.stride
-        first = items.baseAddress.flatMap { items.isEmpty ? nil : ItemReader($0) }
+        if let base = raw.baseAddress, items.count > 0 {
+            first = ItemReader(address: base, type: Item.self)
+        } else {
+            first = nil
+        }
     }
 
     /// Item `index` (below ``count``).
@@ -69,11 +74,6 @@ struct ItemSelection: @unchecked Sendable {
     /// The items as the language's array, for an instruction that needs the collection whole.
     func boxedItems() -> [Value] {
         (0..<count).compactMap { item($0)?.boxed() }
-    }
-
-    /// The activation context the selection stands for, as a value.
-    func boxedContext() -> Value {
-        .dictionary([key: .array(boxedItems())])
     }
 }
 

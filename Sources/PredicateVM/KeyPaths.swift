@@ -13,24 +13,28 @@ struct BoundField {
 }
 
 /// What a key path reads from a selection's context, `{key: [items]}`.
-enum SelectionPath {
-    /// One dotless key: the items when it is the selection's key, nil otherwise.
-    case key(String)
+enum SelectionPath: Equatable {
+    /// One dotless key (an index into ``VirtualMachine/selectionKeys``): the items when it is
+    /// the selection's key, nil otherwise.
+    case key(Int)
     /// A dotless key, then `@count`: the number of items, or nil for another key.
-    case count(String)
+    case count(Int)
     /// Anything else: read from the context built as a value.
     case other
 
-    init(_ components: [KeyComponent]) {
-        func plain(_ component: KeyComponent) -> String? {
+    /// What `components` read from a selection's context; their keys are added to `keys`.
+    init(_ components: [KeyComponent], keys: inout [String]) {
+        func plain(_ component: KeyComponent) -> Int? {
             guard case .key(let key) = component, !key.utf8.contains(UInt8(ascii: ".")),
                 key.utf8.first != UInt8(ascii: "@")
             else { return nil }
-            return key
+            if let index = keys.firstIndex(of: key) { return index }
+            keys.append(key)
+            return keys.count - 1
         }
         if components.count == 1, let key = plain(components[0]) {
             self = .key(key)
-        } else if components.count == 2, let key = plain(components[0]), components[1] == .key("@count") {
+        } else if components.count == 2, components[1] == .key("@count"), let key = plain(components[0]) {
             self = .count(key)
         } else {
             self = .other
@@ -63,7 +67,7 @@ extension VirtualMachine {
         if let item, let value = try keyPath(index, of: item) { return value }
         if let selection, boxed == nil, index < selectionPaths.count {
             switch selectionPaths[index] {
-            case .key(let key) where key != selection.key, .count(let key) where key != selection.key:
+            case .key(let key) where key != selectionKey, .count(let key) where key != selectionKey:
                 return .nil
             case .count:
                 return .int(Int64(selection.count))
@@ -82,7 +86,7 @@ extension VirtualMachine {
         if let item {
             object = item.boxed()
         } else if let selection {
-            object = selection.boxedContext()
+            object = .dictionary([selectionName ?? "": .array(selection.boxedItems())])
         } else {
             return .nil
         }

@@ -39,6 +39,8 @@ public struct VirtualMachine: Sendable {
     let scalarSites: [ScalarSite?]
     /// For each key path, what it reads from a selection's context (``ItemSelection``).
     let selectionPaths: [SelectionPath]
+    /// The keys ``selectionPaths`` name.
+    let selectionKeys: [String]
     /// For each instruction, whether it is a `SUBQUERY_NEXT` whose exit is `KEYPATH @count`: the
     /// loop then counts the elements it collects instead of building their array.
     let countingExits: [Bool]
@@ -56,8 +58,11 @@ public struct VirtualMachine: Sendable {
     var slotItems: [ItemReader?] = []
     var savedSlots: [(values: [Value?], items: [ItemReader?])] = []
     var frames: [SubqueryFrame] = []
-    /// The selection `SELF` stands for during ``evaluate(selection:key:variables:)``.
+    /// The selection `SELF` stands for during ``evaluate(selection:key:variables:)``, its key,
+    /// and the key's index in ``selectionKeys`` (-1 when no key path of the program names it).
     var selection: ItemSelection?
+    var selectionName: String?
+    var selectionKey = -1
     /// Rule sets: memo slot values, valid when their stamp is this evaluation's.
     var memoValues: [Value] = []
     var memoStamps: [UInt64] = []
@@ -95,7 +100,9 @@ public struct VirtualMachine: Sendable {
             return ScalarSite(
                 schema: field.schema, slot: field.slot, cost: prepared.scalarCost, decision: prepared.scalar)
         }
-        selectionPaths = program.keyPaths.map(SelectionPath.init)
+        var keys: [String] = []
+        selectionPaths = program.keyPaths.map { SelectionPath($0, keys: &keys) }
+        selectionKeys = keys
         let code = program.code
         countingExits = code.indices.map { pc in
             guard case .subqueryNext(let exit) = code[pc] else { return false }
@@ -184,8 +191,13 @@ public struct VirtualMachine: Sendable {
         selection items: UnsafeBufferPointer<Item>, key: String, variables: [String: Value] = [:]
     ) throws(EvaluationError) -> Bool {
         prepare(variables: variables)
-        selection = ItemSelection(items, key: key)
-        defer { selection = nil }
+        selection = ItemSelection(items)
+        selectionName = key
+        selectionKey = selectionKeys.firstIndex(of: key) ?? -1
+        defer {
+            selection = nil
+            selectionName = nil
+        }
         var boxed: Value?
         try run(nil, &boxed)
         return try predicateResult()
@@ -230,10 +242,14 @@ public struct VirtualMachine: Sendable {
         if !frames.isEmpty { frames.removeAll(keepingCapacity: true) }
         if !savedSlots.isEmpty { savedSlots.removeAll(keepingCapacity: true) }
         if !program.variables.isEmpty {
-            slots.removeAll(keepingCapacity: true)
-            for name in program.variables { slots.append(variables[name]) }
-            if slotItems.count != slots.count { slotItems = Array(repeating: nil, count: slots.count) }
-            for index in slotItems.indices { slotItems[index] = nil }
+            let count = program.variables.count
+            if slots.count != count { slots = Array(repeating: nil, count: count) }
+            if slotItems.count != count { slotItems = Array(repeating: nil, count: count) }
+            for slot in 0..<count {
+                // No lookup (a hash of the name) when the caller binds nothing.
+                slots[slot] = variables.isEmpty ? nil : variables[program.variables[slot]]
+                slotItems[slot] = nil
+            }
         }
         if !memoStamps.isEmpty { evaluationStamp &+= 1 }
         if program.kind == .ruleSet { initialSlots = slots }

@@ -40,7 +40,11 @@ import Testing
     static let rules = [
         "isUploaded == NO", "isUploaded == 1", "isUploaded > 0", "NOT isUploaded == YES",
         "documentSize > 1e6", "documentSize == nil", "documentSize != nil", "documentSize <= 2",
-        "documentSize BETWEEN {1, 10}", "documentSize IN {1, 2, 3}", "documentSize IN {1, 2.5, 5000000}",
+        "documentSize BETWEEN {1, 10}", "documentSize BETWEEN {10, 1}", "documentSize BETWEEN {1.5, 5000000}",
+        "documentSize BETWEEN {-1, 9223372036854775807}", "favoriteRank BETWEEN {0, 3}", "isUploaded BETWEEN {0, 1}",
+        "documentSize BETWEEN {5000000, 5000000}", "documentSize BETWEEN {'a', 'b'}", "documentSize BETWEEN {1, 2, 3}",
+        "creationDate BETWEEN {-10, 10}", "userInfo.rank BETWEEN {3, 4}", "documentSize IN {1, 2, 3}",
+        "documentSize IN {1, 2.5, 5000000}",
         "documentSize == 'x'", "documentSize > 'x'", "favoriteRank > 5", "favoriteRank == 18446744073709551615",
         "favoriteRank < -1", "filename ENDSWITH[c] '.pdf'", "filename CONTAINS[cd] 'resume'",
         "filename BEGINSWITH 'caf'", "filename == 'café'", "filename ==[c] 'CAFÉ'", "filename ==[cd] 'CAFE'",
