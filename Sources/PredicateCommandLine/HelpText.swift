@@ -369,7 +369,8 @@ enum HelpText {
         AND, OR and TERNARY skipped (not evaluated), and where an error arose. The evaluation is
         the interpreter's own, under the same limits as eval. The tree is bounded: a node shows
         at most 20 elements and 20 other children, the whole tree at most 5,000 nodes, and
-        "… N more not shown" counts the rest (evaluated, but not recorded).
+        "… N more not shown" counts the rest (evaluated, but not recorded). Past these bounds
+        the path to an error is still shown, so the tree always leads to where it arose.
 
           $ predicate explain 'isUploaded == NO AND documentSize > 1e6' --object item.json
           false  isUploaded == NO AND documentSize > 1e6

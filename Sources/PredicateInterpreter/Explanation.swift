@@ -11,7 +11,9 @@ import PredicateValue
 /// The record is bounded whatever the input: a node keeps at most
 /// ``maximumExplainedElements`` `SUBQUERY` elements and as many other children, and a whole
 /// explanation at most ``maximumRecordedNodes`` nodes. What is left out is still evaluated, and
-/// counted in its parent's ``omittedChildren``.
+/// counted in its parent's ``omittedChildren``. Past these bounds only the path to an error is
+/// recorded (a node per level of the rule, and per `SUBQUERY` element on the way), so the tree
+/// always leads to where an error arose.
 public struct Explanation: Hashable, Sendable {
     /// What one node produced.
     public enum Outcome: Hashable, Sendable {
@@ -38,8 +40,8 @@ public struct Explanation: Hashable, Sendable {
     public let outcome: Outcome
     /// The sub-nodes in evaluation order (constants are left out: their value is their text).
     public let children: [Explanation]
-    /// How many sub-nodes were evaluated (or skipped) after ``children`` but not recorded, to
-    /// keep the explanation bounded; their own sub-nodes are not counted.
+    /// How many sub-nodes were evaluated (or skipped) but are not in ``children``, to keep the
+    /// explanation bounded; their own sub-nodes are not counted.
     public let omittedChildren: Int
 
     /// Creates a node.
@@ -64,7 +66,9 @@ public struct Explanation: Hashable, Sendable {
     /// multiply (six nested `SUBQUERY`s of 20 elements would be 20⁶ elements); past this budget
     /// nodes are counted, not stored. The walk is depth-first, so the budget goes to the first
     /// elements of the outer collections, which are the ones a reader starts with. A few
-    /// thousand nodes are far more than a reader follows, and a few hundred kilobytes.
+    /// thousand nodes are far more than a reader follows, and about a megabyte. The values the
+    /// nodes hold are the evaluation's own (shared, not copied): an input's collections cost
+    /// nothing more, and what the rule builds is bounded by the steps it was allowed.
     public static let maximumRecordedNodes = 5_000
 }
 
@@ -90,13 +94,19 @@ extension Interpreter {
         // The root is always recorded; the fallback only keeps this free of a force unwrap.
         return walk.observer.root
             ?? Explanation(
-                kind: ExplanationRecorder.kind(of: .predicate(predicate)), range: predicate.range, outcome: outcome,
+                kind: ExplanationRecorder.kind(of: predicate), range: predicate.range, outcome: outcome,
                 children: [])
     }
 }
 
 /// Builds an ``Explanation`` from the interpreter's walk: a stack of the nodes begun and not yet
 /// ended, each collecting its recorded children.
+///
+/// Nodes over a bound are not recorded, but still counted on a stack of "ghosts" while they run:
+/// an error ends the whole evaluation, and the ghosts it passes through on its way out are
+/// recorded after all, so the tree always leads to where an error arose, even in element 500 of
+/// a `SUBQUERY`. That adds at most twice the rule's depth in nodes beyond the bounds. A ghost is one
+/// integer (its children so far), as the walk names the node again when it ends.
 struct ExplanationRecorder: WalkObserver {
     static var isObserving: Bool { true }
 
@@ -112,59 +122,126 @@ struct ExplanationRecorder: WalkObserver {
     }
 
     private var frames: [Frame] = []
-    /// How many nodes begun and not ended lie in or below one that is not recorded: their hooks
-    /// are ignored, so an unrecorded subtree costs a counter, not memory.
-    private var unrecordedDepth = 0
+    /// For each node begun and not ended in or below the first that is not recorded, how many
+    /// shown children it has begun or skipped so far (all unrecorded).
+    private var ghosts: [Int] = []
+    /// The failing child of the innermost ghost, when one has ended with an error.
+    private var failed: Explanation?
     /// Nodes that may still be recorded (``Explanation/maximumRecordedNodes``).
     private var budget = Explanation.maximumRecordedNodes
     /// The finished tree, once the root has ended.
     private(set) var root: Explanation?
 
-    mutating func begin(_ node: SyntaxNode) {
-        guard unrecordedDepth == 0 else {
-            unrecordedDepth += 1
-            return
+    // The hooks are inlined into the walk: past the bounds, where most of a large evaluation
+    // runs, each is a push or a pop.
+
+    @inline(__always)
+    mutating func begin(_ predicate: Predicate) {
+        if ghosts.isEmpty && admit(isElement: false) {
+            frames.append(Frame(kind: Self.kind(of: predicate), range: predicate.range, element: nil))
+        } else {
+            beginGhost(shown: true)
         }
-        guard Self.isShown(node) else {
-            unrecordedDepth = 1
-            return
-        }
-        open(kind: Self.kind(of: node), range: Self.range(of: node), element: nil, isElement: false)
     }
 
+    @inline(__always)
+    mutating func begin(_ expression: Expression) {
+        let shown = Self.isShown(expression)
+        if ghosts.isEmpty && shown && admit(isElement: false) {
+            frames.append(Frame(kind: Self.kind(of: expression), range: expression.range, element: nil))
+        } else {
+            beginGhost(shown: shown)
+        }
+    }
+
+    @inline(__always)
     mutating func beginElement(_ element: Value, range: SourceRange) {
-        guard unrecordedDepth == 0 else {
-            unrecordedDepth += 1
-            return
+        if ghosts.isEmpty && admit(isElement: true) {
+            frames.append(Frame(kind: "element", range: range, element: element))
+        } else {
+            beginGhost(shown: true)
         }
-        open(kind: "element", range: range, element: element, isElement: true)
     }
 
-    mutating func end(_ outcome: Explanation.Outcome) {
-        guard unrecordedDepth == 0 else {
-            unrecordedDepth -= 1
-            return
+    // A ghost that succeeds only pops: only failures past the bounds are recorded.
+
+    @inline(__always)
+    mutating func end(_ predicate: Predicate, truth: Bool) {
+        if ghosts.popLast() == nil { close(.truth(truth)) }
+    }
+
+    @inline(__always)
+    mutating func end(_ predicate: Predicate, error: EvaluationError) {
+        guard let children = ghosts.popLast() else { return close(.error(error)) }
+        endGhost(kind: Self.kind(of: predicate), range: predicate.range, element: nil, children: children, error)
+    }
+
+    @inline(__always)
+    mutating func end(_ expression: Expression, value: Value) {
+        if ghosts.popLast() == nil { close(.value(value)) }
+    }
+
+    @inline(__always)
+    mutating func end(_ expression: Expression, error: EvaluationError) {
+        guard let children = ghosts.popLast() else { return close(.error(error)) }
+        // A hidden node was a ghost from the start, and stays one even when it fails.
+        guard Self.isShown(expression) else { return }
+        endGhost(kind: Self.kind(of: expression), range: expression.range, element: nil, children: children, error)
+    }
+
+    @inline(__always)
+    mutating func endElement(_ element: Value, range: SourceRange, matched: Bool) {
+        if ghosts.popLast() == nil { close(.truth(matched)) }
+    }
+
+    @inline(__always)
+    mutating func endElement(_ element: Value, range: SourceRange, error: EvaluationError) {
+        guard let children = ghosts.popLast() else { return close(.error(error)) }
+        endGhost(kind: "element", range: range, element: element, children: children, error)
+    }
+
+    mutating func skip(_ node: SyntaxNode) {
+        guard Self.isShown(node) else { return }
+        if let ghost = ghosts.indices.last {
+            ghosts[ghost] += 1
+        } else if admit(isElement: false) {
+            add(Explanation(kind: Self.kind(of: node), range: Self.range(of: node), outcome: .skipped, children: []))
         }
+    }
+
+    /// Stacks a node that is not recorded; a shown one counts as a child of its ghost parent
+    /// (``admit(isElement:)`` has counted it if the parent is recorded).
+    private mutating func beginGhost(shown: Bool) {
+        if shown, let parent = ghosts.indices.last { ghosts[parent] += 1 }
+        ghosts.append(0)
+    }
+
+    /// Records a ghost that failed, with its failing child if that was recorded. Only failures
+    /// are: a failure ends the evaluation, and its path is the answer. (A ghost that did not
+    /// fail had no failing child, so there is nothing to clear.)
+    private mutating func endGhost(
+        kind: String, range: SourceRange, element: Value?, children: Int, _ error: EvaluationError
+    ) {
+        let child = failed
+        failed = nil
+        let node = Explanation(
+            kind: kind, range: range, element: element, outcome: .error(error), children: child.map { [$0] } ?? [],
+            omittedChildren: children - (child == nil ? 0 : 1))
+        if !ghosts.isEmpty {
+            failed = node
+        } else if let parent = frames.indices.last {
+            frames[parent].omitted -= 1  // counted when it began; recorded after all
+            frames[parent].children.append(node)
+        }
+    }
+
+    /// Ends the innermost recorded node.
+    private mutating func close(_ outcome: Explanation.Outcome) {
         guard let frame = frames.popLast() else { return }
         add(
             Explanation(
                 kind: frame.kind, range: frame.range, element: frame.element, outcome: outcome,
                 children: frame.children, omittedChildren: frame.omitted))
-    }
-
-    mutating func skip(_ node: SyntaxNode) {
-        guard unrecordedDepth == 0, Self.isShown(node) else { return }
-        guard admit(isElement: false) else { return }
-        add(Explanation(kind: Self.kind(of: node), range: Self.range(of: node), outcome: .skipped, children: []))
-    }
-
-    /// Starts recording a node, or starts ignoring its subtree when it is over a bound.
-    private mutating func open(kind: String, range: SourceRange, element: Value?, isElement: Bool) {
-        guard admit(isElement: isElement) else {
-            unrecordedDepth = 1
-            return
-        }
-        frames.append(Frame(kind: kind, range: range, element: element))
     }
 
     /// Whether one more child (a `SUBQUERY` element or another node) of the innermost open node
@@ -197,12 +274,16 @@ struct ExplanationRecorder: WalkObserver {
 
     /// Constant expressions and `SELF` say nothing the rule's text does not (a constant
     /// predicate, `TRUEPREDICATE`, is shown: it decides its `AND` or `OR`).
-    static func isShown(_ node: SyntaxNode) -> Bool {
-        guard case .expression(let expression) = node else { return true }
+    static func isShown(_ expression: Expression) -> Bool {
         switch expression.kind {
         case .constant, .evaluatedObject: return false
         default: return true
         }
+    }
+
+    static func isShown(_ node: SyntaxNode) -> Bool {
+        guard case .expression(let expression) = node else { return true }
+        return isShown(expression)
     }
 
     static func range(of node: SyntaxNode) -> SourceRange {
@@ -214,31 +295,37 @@ struct ExplanationRecorder: WalkObserver {
 
     static func kind(of node: SyntaxNode) -> String {
         switch node {
-        case .predicate(let predicate):
-            switch predicate.kind {
-            case .constant: return "constant"
-            case .not: return "NOT"
-            case .and: return "AND"
-            case .or: return "OR"
-            case .comparison: return "comparison"
-            }
-        case .expression(let expression):
-            switch expression.kind {
-            case .constant: return "constant"
-            case .evaluatedObject: return "SELF"
-            case .variable: return "variable"
-            case .keyPath: return "key path"
-            case .function: return "function"
-            case .invoke: return "FUNCTION"
-            case .aggregate: return "array"
-            case .index: return "index"
-            case .subquery: return "SUBQUERY"
-            case .ternary: return "TERNARY"
-            case .cast: return "CAST"
-            case .assignment: return "assignment"
-            case .setOperation: return "set operation"
-            case .anyKey: return "ANYKEY"
-            }
+        case .predicate(let predicate): return kind(of: predicate)
+        case .expression(let expression): return kind(of: expression)
+        }
+    }
+
+    static func kind(of predicate: Predicate) -> String {
+        switch predicate.kind {
+        case .constant: return "constant"
+        case .not: return "NOT"
+        case .and: return "AND"
+        case .or: return "OR"
+        case .comparison: return "comparison"
+        }
+    }
+
+    static func kind(of expression: Expression) -> String {
+        switch expression.kind {
+        case .constant: return "constant"
+        case .evaluatedObject: return "SELF"
+        case .variable: return "variable"
+        case .keyPath: return "key path"
+        case .function: return "function"
+        case .invoke: return "FUNCTION"
+        case .aggregate: return "array"
+        case .index: return "index"
+        case .subquery: return "SUBQUERY"
+        case .ternary: return "TERNARY"
+        case .cast: return "CAST"
+        case .assignment: return "assignment"
+        case .setOperation: return "set operation"
+        case .anyKey: return "ANYKEY"
         }
     }
 }

@@ -64,21 +64,35 @@ public struct Interpreter: Sendable {
 /// reports the evaluation itself (its steps, limits and errors) rather than a second walk that
 /// could drift from it.
 ///
-/// Every node the walk evaluates gets one ``begin(_:)`` (or ``beginElement(_:range:)`` for a
-/// `SUBQUERY` element) and, after its sub-nodes, one ``end(_:)``, also when it fails. Operands
-/// the walk decides not to evaluate are reported by ``skip(_:)`` inside their parent.
+/// Every node the walk evaluates gets a `begin` and, after its sub-nodes, an `end` with the same
+/// node and what it produced (or the error it failed with); a `SUBQUERY` element gets
+/// `beginElement` and `endElement`. The end repeats the node, and takes the result unwrapped,
+/// so that an observer pays nothing for what it does not record. Operands the walk decides not
+/// to evaluate are reported by ``skip(_:)`` inside their parent.
 protocol WalkObserver {
     /// Whether the walk calls the hooks at all. A constant per observer type, so in the
     /// specialised walk of ``SilentObserver`` the hooks and their bookkeeping fold away.
     static var isObserving: Bool { get }
-    /// A predicate or expression starts (before its step is charged, so a node that runs out of
-    /// steps still ends with the error).
-    mutating func begin(_ node: SyntaxNode)
+    /// A predicate starts (before its step is charged, so a node that runs out of steps still
+    /// ends with the error).
+    mutating func begin(_ predicate: Predicate)
+    /// An expression starts, as ``begin(_:)-(Predicate)`` does.
+    mutating func begin(_ expression: Expression)
     /// A `SUBQUERY` element starts: its predicate, at `range`, is evaluated with the variable
     /// bound to `element`.
     mutating func beginElement(_ element: Value, range: SourceRange)
-    /// The innermost node begun and not ended produced `outcome`.
-    mutating func end(_ outcome: Explanation.Outcome)
+    /// `predicate`, the innermost node begun and not ended, was `truth`.
+    mutating func end(_ predicate: Predicate, truth: Bool)
+    /// `predicate`, the innermost node begun and not ended, failed.
+    mutating func end(_ predicate: Predicate, error: EvaluationError)
+    /// `expression`, the innermost node begun and not ended, gave `value`.
+    mutating func end(_ expression: Expression, value: Value)
+    /// `expression`, the innermost node begun and not ended, failed.
+    mutating func end(_ expression: Expression, error: EvaluationError)
+    /// The innermost element begun and not ended `matched` the `SUBQUERY`'s predicate or not.
+    mutating func endElement(_ element: Value, range: SourceRange, matched: Bool)
+    /// The innermost element begun and not ended failed.
+    mutating func endElement(_ element: Value, range: SourceRange, error: EvaluationError)
     /// `node`, an operand of the innermost node begun, is not evaluated.
     mutating func skip(_ node: SyntaxNode)
 }
@@ -86,9 +100,15 @@ protocol WalkObserver {
 /// The observer of plain ``Interpreter/evaluate(_:on:variables:)``: hears nothing.
 struct SilentObserver: WalkObserver {
     static var isObserving: Bool { false }
-    func begin(_ node: SyntaxNode) {}
+    func begin(_ predicate: Predicate) {}
+    func begin(_ expression: Expression) {}
     func beginElement(_ element: Value, range: SourceRange) {}
-    func end(_ outcome: Explanation.Outcome) {}
+    func end(_ predicate: Predicate, truth: Bool) {}
+    func end(_ predicate: Predicate, error: EvaluationError) {}
+    func end(_ expression: Expression, value: Value) {}
+    func end(_ expression: Expression, error: EvaluationError) {}
+    func endElement(_ element: Value, range: SourceRange, matched: Bool) {}
+    func endElement(_ element: Value, range: SourceRange, error: EvaluationError) {}
     func skip(_ node: SyntaxNode) {}
 }
 
@@ -126,13 +146,13 @@ struct Walk<Observer: WalkObserver> {
 
     mutating func evaluate(_ predicate: Predicate, _ bindings: [String: Value]) throws(EvaluationError) -> Bool {
         guard Observer.isObserving else { return try evaluateNode(predicate, bindings) }
-        observer.begin(.predicate(predicate))
+        observer.begin(predicate)
         do {
             let result = try evaluateNode(predicate, bindings)
-            observer.end(.truth(result))
+            observer.end(predicate, truth: result)
             return result
         } catch {
-            observer.end(.error(error))
+            observer.end(predicate, error: error)
             throw error
         }
     }
@@ -200,13 +220,13 @@ struct Walk<Observer: WalkObserver> {
     mutating func evaluate(_ expression: Expression, _ bindings: inout [String: Value]) throws(EvaluationError) -> Value
     {
         guard Observer.isObserving else { return try evaluateNode(expression, &bindings) }
-        observer.begin(.expression(expression))
+        observer.begin(expression)
         do {
             let value = try evaluateNode(expression, &bindings)
-            observer.end(.value(value))
+            observer.end(expression, value: value)
             return value
         } catch {
-            observer.end(.error(error))
+            observer.end(expression, error: error)
             throw error
         }
     }
@@ -323,10 +343,10 @@ struct Walk<Observer: WalkObserver> {
         observer.beginElement(element, range: predicate.range)
         do {
             let matched = try evaluate(predicate, bindings)
-            observer.end(.truth(matched))
+            observer.endElement(element, range: predicate.range, matched: matched)
             return matched
         } catch {
-            observer.end(.error(error))
+            observer.endElement(element, range: predicate.range, error: error)
             throw error
         }
     }

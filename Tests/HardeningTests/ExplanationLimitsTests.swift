@@ -25,7 +25,10 @@ import Testing
         #expect(evaluated?.kind == .limitExceeded)
         #expect(evaluated?.range == SourceRange(0, Self.sixNested.utf8.count))
         #expect(explanation.outcome == evaluated.map(Explanation.Outcome.error))
-        #expect(Self.count(explanation) <= Explanation.maximumRecordedNodes)
+        // The budget, and past it the path to the error: at most a syntax node and a SUBQUERY
+        // element per level of the rule.
+        #expect(Self.count(explanation) <= Explanation.maximumRecordedNodes + 2 * predicate.depth)
+        #expect(Self.count(explanation) > Explanation.maximumRecordedNodes)
     }
 
     struct Case: Sendable, CustomTestStringConvertible {
@@ -164,6 +167,33 @@ import Testing
         #expect(Self.count(explanation) == Explanation.maximumRecordedNodes)
         #expect(Self.omitted(explanation) > 0)
     }
+
+    /// Past the bounds, the path to an error is still recorded: here element 25 of 30, after the
+    /// 20 elements recorded and 5 only counted.
+    @Test func anErrorPastTheBoundsIsStillShown() throws {
+        let rule = "SUBQUERY(xs, $x, $x.name == 'a').@count > 0"
+        var elements: [Value] = Array(repeating: .dictionary(["name": .string("b")]), count: 30)
+        elements[25] = .int(25)
+        let object = Value.dictionary(["xs": .array(elements)])
+        let predicate = try PredicateParser.parsePredicate(rule).predicate
+        let explanation = Interpreter().explain(predicate, on: object)
+        let evaluated = #expect(throws: EvaluationError.self) { try Interpreter().evaluate(predicate, on: object) }
+        #expect(explanation.outcome == evaluated.map(Explanation.Outcome.error))
+        let subquery = try #require(Self.first(in: explanation) { $0.kind == "SUBQUERY" })
+        #expect(subquery.children.map(\.kind) == ["key path"] + Array(repeating: "element", count: 21))
+        #expect(subquery.omittedChildren == 5)
+        let failing = try #require(subquery.children.last)
+        #expect(failing.element == .int(25))
+        #expect(failing.outcome == explanation.outcome)
+        // Only the path to the error: the element's predicate and its key path, where the error
+        // arose; the variable the key path read succeeded, and is counted.
+        #expect(Self.flatten(failing) == ["element", "comparison", "key path"])
+        let keyPath = try #require(failing.children.first?.children.first)
+        #expect(keyPath.range == evaluated?.range)
+        #expect(keyPath.omittedChildren == 1)
+    }
+
+    static func flatten(_ node: Explanation) -> [String] { [node.kind] + node.children.flatMap(flatten) }
 
     static func count(_ node: Explanation) -> Int { 1 + node.children.reduce(0) { $0 + count($1) } }
 

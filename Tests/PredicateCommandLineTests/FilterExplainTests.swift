@@ -140,3 +140,19 @@ func everySubcommandDocumentsItsExitCodes(subcommand: String) {
     let json = run(["explain", "SUBQUERY(xs, $x, $x > 30).@count > 0", "--object", "-", "--json"], input: object)
     #expect(json.standardOutput.contains(#""omitted":5}"#))
 }
+
+/// Past the first 20 elements, the one that fails is still shown, with its error.
+@Test func explainShowsAFailingElementPastTheFirst20() {
+    let elements = (0..<30).map { $0 == 25 ? "25" : #"{"name": "b"}"# }
+    let object = #"{"xs": [\#(elements.joined(separator: ", "))]}"#
+    let result = run(["explain", "SUBQUERY(xs, $x, $x.name == 'a').@count > 0", "--object", "-"], input: object)
+    #expect(result.exitCode == 2)
+    let tail = result.standardOutput.split(separator: "\n").suffix(4).joined(separator: "\n")
+    #expect(
+        tail == """
+                  ├─ error  element 25
+                  │  └─ error  $x.name: the number 25 has no key 'name'
+                  │     └─ … 1 more not shown
+                  └─ … 5 more not shown
+            """)
+}
