@@ -70,15 +70,21 @@ struct ExplanationRenderer {
 
     private func render(_ node: Explanation, prefix: String, childPrefix: String, into lines: inout [String]) {
         var children = node.children
+        var omitted = node.omittedChildren
         if node.kind == "element", let only = children.first, children.count == 1 {
             children = only.children  // the element's line already says what its predicate gave
+            omitted = only.omittedChildren
         }
         lines.append(prefix + line(node))
         for (index, child) in children.enumerated() {
-            let last = index == children.count - 1
+            let last = index == children.count - 1 && omitted == 0
             render(
                 child, prefix: childPrefix + (last ? "└─ " : "├─ "), childPrefix: childPrefix + (last ? "   " : "│  "),
                 into: &lines)
+        }
+        if omitted > 0 {
+            // Evaluated like the others, but not recorded: an explanation stays bounded.
+            lines.append(childPrefix + "└─ " + paint("… \(omitted) more not shown", .dim))
         }
     }
 
@@ -162,6 +168,9 @@ struct ExplanationRenderer {
             members.append(("outcome", .string("skipped")))
         }
         members.append(("children", .array(node.children.map(self.node))))
+        if node.omittedChildren > 0 {
+            members.append(("omitted", .number(JSON.Number(Int64(node.omittedChildren)))))
+        }
         return .object(members)
     }
 }

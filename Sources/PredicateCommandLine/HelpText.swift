@@ -366,7 +366,11 @@ enum HelpText {
         Evaluates the rule with the reference interpreter against the object (JSON; standard
         input for -) and prints the rule as a tree: every sub-predicate with true or false, every
         sub-expression with its value, SUBQUERY elements one by one (the first 20), the operands
-        AND, OR and TERNARY skipped (not evaluated), and where an error arose.
+        AND, OR and TERNARY skipped (not evaluated), and where an error arose. The evaluation is
+        the interpreter's own, under the same limits as eval. The tree is bounded: a node shows
+        at most 20 elements and 20 other children, the whole tree at most 5,000 nodes, and
+        "… N more not shown" counts the rest (evaluated, but not recorded). Past these bounds
+        the path to an error is still shown, so the tree always leads to where it arose.
 
           $ predicate explain 'isUploaded == NO AND documentSize > 1e6' --object item.json
           false  isUploaded == NO AND documentSize > 1e6
@@ -379,7 +383,8 @@ enum HelpText {
           The tree as text (coloured on a terminal), or with --json one object:
             {"rule", "result": true|false|null, "error": "..."|null, "tree": NODE}
           NODE = {"kind", "text", "start", "end" (UTF-8 byte offsets), "outcome": "true"|"false"|
-          "value"|"error"|"skipped", "value"?, "error"?, "element"? (SUBQUERY), "children": [NODE]}
+          "value"|"error"|"skipped", "value"?, "error"?, "element"? (SUBQUERY), "children": [NODE],
+          "omitted"? (children evaluated but not recorded, when there are any)}
 
         OPTIONS
           --object FILE|-    The object (SELF), as JSON. Without it SELF is nil.

@@ -5,8 +5,15 @@ import PredicateValue
 /// Why a rule gave its answer: the tree of its sub-predicates and sub-expressions, each with
 /// what it produced, and the ones short-circuit evaluation never reached.
 ///
-/// Built by ``Interpreter/explain(_:on:variables:)`` with the reference interpreter's
-/// semantics; the root's outcome is the interpreter's answer (or error).
+/// Recorded by ``Interpreter/explain(_:on:variables:)`` while the interpreter evaluates the
+/// rule, so the root's outcome is the interpreter's answer (or error), under the same limits.
+///
+/// The record is bounded whatever the input: a node keeps at most
+/// ``maximumExplainedElements`` `SUBQUERY` elements and as many other children, and a whole
+/// explanation at most ``maximumRecordedNodes`` nodes. What is left out is still evaluated, and
+/// counted in its parent's ``omittedChildren``. Past these bounds only the path to an error is
+/// recorded (a node per level of the rule, and per `SUBQUERY` element on the way), so the tree
+/// always leads to where an error arose.
 public struct Explanation: Hashable, Sendable {
     /// What one node produced.
     public enum Outcome: Hashable, Sendable {
@@ -33,259 +40,273 @@ public struct Explanation: Hashable, Sendable {
     public let outcome: Outcome
     /// The sub-nodes in evaluation order (constants are left out: their value is their text).
     public let children: [Explanation]
+    /// How many sub-nodes were evaluated (or skipped) but are not in ``children``, to keep the
+    /// explanation bounded; their own sub-nodes are not counted.
+    public let omittedChildren: Int
 
     /// Creates a node.
-    public init(kind: String, range: SourceRange, element: Value? = nil, outcome: Outcome, children: [Explanation]) {
+    public init(
+        kind: String, range: SourceRange, element: Value? = nil, outcome: Outcome, children: [Explanation],
+        omittedChildren: Int = 0
+    ) {
         self.kind = kind
         self.range = range
         self.element = element
         self.outcome = outcome
         self.children = children
+        self.omittedChildren = omittedChildren
     }
 
-    /// The most `SUBQUERY` elements explained one by one; the others are evaluated without a
-    /// record, so an explanation stays readable on large selections.
+    /// The most `SUBQUERY` elements a node explains one by one, and the most other children it
+    /// records; the rest are evaluated and counted in ``omittedChildren``, so an explanation
+    /// stays readable on large selections and long aggregates.
     public static let maximumExplainedElements = 20
+
+    /// The most nodes one explanation records. The per-node bound alone still lets nesting
+    /// multiply (six nested `SUBQUERY`s of 20 elements would be 20⁶ elements); past this budget
+    /// nodes are counted, not stored. The walk is depth-first, so the budget goes to the first
+    /// elements of the outer collections, which are the ones a reader starts with. A few
+    /// thousand nodes are far more than a reader follows, and about a megabyte. The values the
+    /// nodes hold are the evaluation's own (shared, not copied): an input's collections cost
+    /// nothing more, and what the rule builds is bounded by the steps it was allowed.
+    public static let maximumRecordedNodes = 5_000
 }
 
 extension Interpreter {
     /// Evaluates `predicate` like ``evaluate(_:on:variables:)`` and records why: every
     /// sub-predicate and sub-expression with its value, the operands short-circuit skipped, and
     /// where an error arose. Never throws: an error is the root's outcome.
+    ///
+    /// It is the same evaluation, observed: the same steps are charged and the same limits
+    /// checked, so a rule that does too much work stops here with the same `limitExceeded` error
+    /// as ``evaluate(_:on:variables:)``. The record is bounded (see ``Explanation``).
     public func explain(
         _ predicate: Predicate, on object: Value, variables: [String: Value] = [:]
     ) -> Explanation {
-        var walk = ExplainingWalk(environment: environment, object: object)
-        return walk.explain(predicate, variables)
+        var walk = Walk(
+            environment: environment, object: object, rootRange: predicate.range, observer: ExplanationRecorder())
+        let outcome: Explanation.Outcome
+        do throws(EvaluationError) {
+            outcome = .truth(try walk.evaluate(predicate, variables))
+        } catch {
+            outcome = .error(error)
+        }
+        // The root is always recorded; the fallback only keeps this free of a force unwrap.
+        return walk.observer.root
+            ?? Explanation(
+                kind: ExplanationRecorder.kind(of: predicate), range: predicate.range, outcome: outcome,
+                children: [])
     }
 }
 
-/// The interpreter's walk (``Interpreter``), recording a node per sub-tree.
-private struct ExplainingWalk {
-    let environment: EvaluationEnvironment
-    let object: Value
+/// Builds an ``Explanation`` from the interpreter's walk: a stack of the nodes begun and not yet
+/// ended, each collecting its recorded children.
+///
+/// Nodes over a bound are not recorded, but still counted on a stack of "ghosts" while they run:
+/// an error ends the whole evaluation, and the ghosts it passes through on its way out are
+/// recorded after all, so the tree always leads to where an error arose, even in element 500 of
+/// a `SUBQUERY`. That adds at most twice the rule's depth in nodes beyond the bounds. A ghost is one
+/// integer (its children so far), as the walk names the node again when it ends.
+struct ExplanationRecorder: WalkObserver {
+    static var isObserving: Bool { true }
 
-    // MARK: - Predicates
-
-    mutating func explain(_ predicate: Predicate, _ bindings: [String: Value]) -> Explanation {
-        let range = predicate.range
-        switch predicate.kind {
-        case .constant(let value):
-            return Explanation(kind: "constant", range: range, outcome: .truth(value), children: [])
-        case .not(let operand):
-            let inner = explain(operand, bindings)
-            let outcome: Explanation.Outcome
-            switch inner.outcome {
-            case .truth(let flag): outcome = .truth(!flag)
-            default: outcome = inner.outcome
-            }
-            return Explanation(kind: "NOT", range: range, outcome: outcome, children: [inner])
-        case .and(let operands), .or(let operands):
-            let isAnd: Bool
-            if case .and = predicate.kind { isAnd = true } else { isAnd = false }
-            var children: [Explanation] = []
-            var decided: Explanation.Outcome?
-            for operand in operands {
-                if decided != nil {
-                    children.append(Self.skipped(.predicate(operand)))
-                    continue
-                }
-                let child = explain(operand, bindings)
-                children.append(child)
-                switch child.outcome {
-                case .truth(let flag) where flag != isAnd: decided = .truth(flag)
-                case .error: decided = child.outcome
-                default: break
-                }
-            }
-            return Explanation(
-                kind: isAnd ? "AND" : "OR", range: range, outcome: decided ?? .truth(isAnd), children: children)
-        case .comparison(let comparison):
-            var local = bindings
-            let lhs = explain(comparison.lhs, &local)
-            guard case .value(let left) = lhs.outcome else {
-                return Explanation(
-                    kind: "comparison", range: range, outcome: lhs.outcome,
-                    children: [lhs, Self.skipped(.expression(comparison.rhs))].filter(Self.isShown))
-            }
-            let rhs = explain(comparison.rhs, &local)
-            let children = [lhs, rhs].filter(Self.isShown)
-            guard case .value(let right) = rhs.outcome else {
-                return Explanation(kind: "comparison", range: range, outcome: rhs.outcome, children: children)
-            }
-            let outcome: Explanation.Outcome
-            do throws(EvaluationError) {
-                outcome = .truth(
-                    try ComparisonOperators.evaluate(
-                        comparison.op, left, right, quantifier: comparison.quantifier, options: comparison.options,
-                        environment: environment))
-            } catch {
-                outcome = .error(error.at(range))
-            }
-            return Explanation(kind: "comparison", range: range, outcome: outcome, children: children)
-        }
-    }
-
-    // MARK: - Expressions
-
-    /// Explains `expression`; an error made here gets the expression's range, as in the
-    /// interpreter.
-    mutating func explain(_ expression: Expression, _ bindings: inout [String: Value]) -> Explanation {
+    /// A node begun and not yet ended.
+    private struct Frame {
+        let kind: String
+        let range: SourceRange
+        let element: Value?
         var children: [Explanation] = []
-        let outcome: Explanation.Outcome
-        do throws(EvaluationError) {
-            outcome = .value(try value(of: expression, &bindings, &children))
-        } catch {
-            outcome = .error(error.at(expression.range))
-        }
-        return Explanation(
-            kind: Self.kind(of: expression), range: expression.range, outcome: outcome, children: children)
+        /// How many of `children` are `SUBQUERY` elements, which have their own bound.
+        var elements = 0
+        var omitted = 0
     }
 
-    /// Evaluates a child and records it; throws its error so that the caller stops as the
-    /// interpreter would.
-    private mutating func child(
-        _ expression: Expression, _ bindings: inout [String: Value], _ children: inout [Explanation]
-    ) throws(EvaluationError) -> Value {
-        let node = explain(expression, &bindings)
-        if Self.isShown(node) { children.append(node) }
-        switch node.outcome {
-        case .value(let value): return value
-        case .error(let error): throw error
-        case .truth(let flag): return .bool(flag)
-        case .skipped: return .nil
+    private var frames: [Frame] = []
+    /// For each node begun and not ended in or below the first that is not recorded, how many
+    /// shown children it has begun or skipped so far (all unrecorded).
+    private var ghosts: [Int] = []
+    /// The failing child of the innermost ghost, when one has ended with an error.
+    private var failed: Explanation?
+    /// Nodes that may still be recorded (``Explanation/maximumRecordedNodes``).
+    private var budget = Explanation.maximumRecordedNodes
+    /// The finished tree, once the root has ended.
+    private(set) var root: Explanation?
+
+    // The hooks are inlined into the walk: past the bounds, where most of a large evaluation
+    // runs, each is a push or a pop.
+
+    @inline(__always)
+    mutating func begin(_ predicate: Predicate) {
+        if ghosts.isEmpty && admit(isElement: false) {
+            frames.append(Frame(kind: Self.kind(of: predicate), range: predicate.range, element: nil))
+        } else {
+            beginGhost(shown: true)
         }
     }
 
-    private mutating func value(
-        of expression: Expression, _ bindings: inout [String: Value], _ children: inout [Explanation]
-    ) throws(EvaluationError) -> Value {
+    @inline(__always)
+    mutating func begin(_ expression: Expression) {
+        let shown = Self.isShown(expression)
+        if ghosts.isEmpty && shown && admit(isElement: false) {
+            frames.append(Frame(kind: Self.kind(of: expression), range: expression.range, element: nil))
+        } else {
+            beginGhost(shown: shown)
+        }
+    }
+
+    @inline(__always)
+    mutating func beginElement(_ element: Value, range: SourceRange) {
+        if ghosts.isEmpty && admit(isElement: true) {
+            frames.append(Frame(kind: "element", range: range, element: element))
+        } else {
+            beginGhost(shown: true)
+        }
+    }
+
+    // A ghost that succeeds only pops: only failures past the bounds are recorded.
+
+    @inline(__always)
+    mutating func end(_ predicate: Predicate, truth: Bool) {
+        if ghosts.popLast() == nil { close(.truth(truth)) }
+    }
+
+    @inline(__always)
+    mutating func end(_ predicate: Predicate, error: EvaluationError) {
+        guard let children = ghosts.popLast() else { return close(.error(error)) }
+        endGhost(kind: Self.kind(of: predicate), range: predicate.range, element: nil, children: children, error)
+    }
+
+    @inline(__always)
+    mutating func end(_ expression: Expression, value: Value) {
+        if ghosts.popLast() == nil { close(.value(value)) }
+    }
+
+    @inline(__always)
+    mutating func end(_ expression: Expression, error: EvaluationError) {
+        guard let children = ghosts.popLast() else { return close(.error(error)) }
+        // A hidden node was a ghost from the start, and stays one even when it fails.
+        guard Self.isShown(expression) else { return }
+        endGhost(kind: Self.kind(of: expression), range: expression.range, element: nil, children: children, error)
+    }
+
+    @inline(__always)
+    mutating func endElement(_ element: Value, range: SourceRange, matched: Bool) {
+        if ghosts.popLast() == nil { close(.truth(matched)) }
+    }
+
+    @inline(__always)
+    mutating func endElement(_ element: Value, range: SourceRange, error: EvaluationError) {
+        guard let children = ghosts.popLast() else { return close(.error(error)) }
+        endGhost(kind: "element", range: range, element: element, children: children, error)
+    }
+
+    mutating func skip(_ node: SyntaxNode) {
+        guard Self.isShown(node) else { return }
+        if let ghost = ghosts.indices.last {
+            ghosts[ghost] += 1
+        } else if admit(isElement: false) {
+            add(Explanation(kind: Self.kind(of: node), range: Self.range(of: node), outcome: .skipped, children: []))
+        }
+    }
+
+    /// Stacks a node that is not recorded; a shown one counts as a child of its ghost parent
+    /// (``admit(isElement:)`` has counted it if the parent is recorded).
+    private mutating func beginGhost(shown: Bool) {
+        if shown, let parent = ghosts.indices.last { ghosts[parent] += 1 }
+        ghosts.append(0)
+    }
+
+    /// Records a ghost that failed, with its failing child if that was recorded. Only failures
+    /// are: a failure ends the evaluation, and its path is the answer. (A ghost that did not
+    /// fail had no failing child, so there is nothing to clear.)
+    private mutating func endGhost(
+        kind: String, range: SourceRange, element: Value?, children: Int, _ error: EvaluationError
+    ) {
+        let child = failed
+        failed = nil
+        let node = Explanation(
+            kind: kind, range: range, element: element, outcome: .error(error), children: child.map { [$0] } ?? [],
+            omittedChildren: children - (child == nil ? 0 : 1))
+        if !ghosts.isEmpty {
+            failed = node
+        } else if let parent = frames.indices.last {
+            frames[parent].omitted -= 1  // counted when it began; recorded after all
+            frames[parent].children.append(node)
+        }
+    }
+
+    /// Ends the innermost recorded node.
+    private mutating func close(_ outcome: Explanation.Outcome) {
+        guard let frame = frames.popLast() else { return }
+        add(
+            Explanation(
+                kind: frame.kind, range: frame.range, element: frame.element, outcome: outcome,
+                children: frame.children, omittedChildren: frame.omitted))
+    }
+
+    /// Whether one more child (a `SUBQUERY` element or another node) of the innermost open node
+    /// is recorded; spends one node of the budget if so, counts it as omitted if not.
+    private mutating func admit(isElement: Bool) -> Bool {
+        // The root is the first node, so the budget always has room for it.
+        if let parent = frames.indices.last {
+            let elements = frames[parent].elements
+            let recorded = isElement ? elements : frames[parent].children.count - elements
+            guard budget > 0, recorded < Explanation.maximumExplainedElements else {
+                frames[parent].omitted += 1
+                return false
+            }
+        }
+        budget -= 1
+        return true
+    }
+
+    /// Adds a finished node to its parent, or makes it the root.
+    private mutating func add(_ node: Explanation) {
+        guard let parent = frames.indices.last else {
+            root = node
+            return
+        }
+        frames[parent].children.append(node)
+        if node.kind == "element" { frames[parent].elements += 1 }
+    }
+
+    // MARK: - Kinds
+
+    /// Constant expressions and `SELF` say nothing the rule's text does not (a constant
+    /// predicate, `TRUEPREDICATE`, is shown: it decides its `AND` or `OR`).
+    static func isShown(_ expression: Expression) -> Bool {
         switch expression.kind {
-        case .constant(let value):
-            return value
-        case .evaluatedObject:
-            return object
-        case .variable(let name):
-            return try Self.variable(name, bindings)
-        case .keyPath(let base, let components):
-            let receiver = try child(base, &bindings, &children)
-            let bound = bindings
-            return try KeyValueAccess.value(along: components, from: receiver) { name throws(EvaluationError) in
-                try Self.variable(name, bound)
-            }
-        case .function(let selector, let arguments):
-            var values: [Value] = []
-            for argument in arguments { values.append(try child(argument, &bindings, &children)) }
-            return try BuiltinFunctions.call(selector, values)
-        case .invoke(let receiverExpression, let selector, let arguments):
-            let receiver = try child(receiverExpression, &bindings, &children)
-            if receiver.isNil {
-                children += arguments.map { Self.skipped(.expression($0)) }.filter(Self.isShown)
-                return .nil
-            }
-            var values: [Value] = []
-            for argument in arguments { values.append(try child(argument, &bindings, &children)) }
-            return try MethodInvocation.invoke(selector, on: receiver, arguments: values)
-        case .aggregate(let elements):
-            var values: [Value] = []
-            for element in elements { values.append(try child(element, &bindings, &children).asCollectionElement) }
-            return .array(values)
-        case .index(let base, let spec):
-            let receiver = try child(base, &bindings, &children)
-            let index: CollectionOperations.IndexValue
-            switch spec {
-            case .first: index = .first
-            case .last: index = .last
-            case .size: index = .size
-            case .expression(let indexExpression): index = .value(try child(indexExpression, &bindings, &children))
-            }
-            return try CollectionOperations.index(receiver, index)
-        case .subquery(let collectionExpression, let variable, let predicate):
-            let collection = try child(collectionExpression, &bindings, &children)
-            let elements: [Value]
-            switch collection {
-            case .nil: return .nil
-            case .array(let values), .set(let values): elements = values
-            default:
-                throw EvaluationError(
-                    .notACollection, "SUBQUERY needs an array or a set, got \(ValueComparison.describe(collection))")
-            }
-            var inner = bindings
-            var matches: [Value] = []
-            for (position, element) in elements.enumerated() {
-                inner[variable] = element
-                let node = explain(predicate, inner)
-                if position < Explanation.maximumExplainedElements {
-                    children.append(
-                        Explanation(
-                            kind: "element", range: predicate.range, element: element, outcome: node.outcome,
-                            children: [node]))
-                }
-                switch node.outcome {
-                case .truth(true): matches.append(element)
-                case .error(let error): throw error
-                default: break
-                }
-            }
-            return .array(matches)
-        case .ternary(let condition, let whenTrue, let whenFalse):
-            let test = explain(condition, bindings)
-            children.append(test)
-            switch test.outcome {
-            case .truth(true):
-                let result = try child(whenTrue, &bindings, &children)
-                children += [Self.skipped(.expression(whenFalse))].filter(Self.isShown)
-                return result
-            case .truth(false):
-                children += [Self.skipped(.expression(whenTrue))].filter(Self.isShown)
-                return try child(whenFalse, &bindings, &children)
-            case .error(let error):
-                throw error
-            default:
-                return .nil
-            }
-        case .cast(let value, let type):
-            let castValue = try child(value, &bindings, &children)
-            return try Cast.cast(castValue, to: try child(type, &bindings, &children))
-        case .assignment(let name, let value):
-            let result = try child(value, &bindings, &children)
-            bindings[name] = result
-            return result
-        case .setOperation(let op, let lhs, let rhs):
-            let left = try child(lhs, &bindings, &children)
-            return try CollectionOperations.setOperation(op, left, try child(rhs, &bindings, &children))
-        case .anyKey:
-            throw EvaluationError(.unsupported, "ANYKEY is only meaningful to Spotlight and cannot be evaluated here")
+        case .constant, .evaluatedObject: return false
+        default: return true
         }
     }
 
-    private static func variable(_ name: String, _ bindings: [String: Value]) throws(EvaluationError) -> Value {
-        guard let value = bindings[name] else {
-            throw EvaluationError(.unboundVariable, "the variable $\(name) has no value")
-        }
-        return value.isNull ? .nil : value
+    static func isShown(_ node: SyntaxNode) -> Bool {
+        guard case .expression(let expression) = node else { return true }
+        return isShown(expression)
     }
 
-    // MARK: - Nodes
-
-    /// Constants and `SELF` as the base of a key path say nothing the rule's text does not.
-    static func isShown(_ node: Explanation) -> Bool { node.kind != "constant" && node.kind != "SELF" }
-
-    static func skipped(_ node: SyntaxNode) -> Explanation {
+    static func range(of node: SyntaxNode) -> SourceRange {
         switch node {
-        case .predicate(let predicate):
-            let kind: String
-            switch predicate.kind {
-            case .constant: kind = "constant"
-            case .not: kind = "NOT"
-            case .and: kind = "AND"
-            case .or: kind = "OR"
-            case .comparison: kind = "comparison"
-            }
-            return Explanation(kind: kind, range: predicate.range, outcome: .skipped, children: [])
-        case .expression(let expression):
-            return Explanation(
-                kind: Self.kind(of: expression), range: expression.range, outcome: .skipped, children: [])
+        case .predicate(let predicate): return predicate.range
+        case .expression(let expression): return expression.range
+        }
+    }
+
+    static func kind(of node: SyntaxNode) -> String {
+        switch node {
+        case .predicate(let predicate): return kind(of: predicate)
+        case .expression(let expression): return kind(of: expression)
+        }
+    }
+
+    static func kind(of predicate: Predicate) -> String {
+        switch predicate.kind {
+        case .constant: return "constant"
+        case .not: return "NOT"
+        case .and: return "AND"
+        case .or: return "OR"
+        case .comparison: return "comparison"
         }
     }
 

@@ -3,7 +3,8 @@ import PredicateSyntax
 import PredicateValue
 
 /// The reference interpreter: a plain walk over the syntax tree that defines what every rule
-/// means (SPEC §4). Written for clarity; the VM is held to its answers.
+/// means (SPEC §4). Written for clarity; the VM is held to its answers, and
+/// ``explain(_:on:variables:)`` records this same walk.
 ///
 /// ```swift
 /// let rule = try PredicateParser.parsePredicate("documentSize > 1e6").predicate
@@ -27,7 +28,8 @@ public struct Interpreter: Sendable {
     public func evaluate(
         _ predicate: Predicate, on object: Value, variables: [String: Value] = [:]
     ) throws(EvaluationError) -> Bool {
-        var walk = Walk(environment: environment, object: object, rootRange: predicate.range)
+        var walk = Walk(
+            environment: environment, object: object, rootRange: predicate.range, observer: SilentObserver())
         return try walk.evaluate(predicate, variables)
     }
 
@@ -49,26 +51,88 @@ public struct Interpreter: Sendable {
     public func evaluate(
         _ expression: Expression, on object: Value, variables: [String: Value] = [:]
     ) throws(EvaluationError) -> Value {
-        var walk = Walk(environment: environment, object: object, rootRange: expression.range)
+        var walk = Walk(
+            environment: environment, object: object, rootRange: expression.range, observer: SilentObserver())
         var bindings = variables
         return try walk.evaluate(expression, &bindings)
     }
 }
 
+// MARK: - Observers
+
+/// What hears the interpreter's walk, node by node, so that ``Interpreter/explain(_:on:variables:)``
+/// reports the evaluation itself (its steps, limits and errors) rather than a second walk that
+/// could drift from it.
+///
+/// Every node the walk evaluates gets a `begin` and, after its sub-nodes, an `end` with the same
+/// node and what it produced (or the error it failed with); a `SUBQUERY` element gets
+/// `beginElement` and `endElement`. The end repeats the node, and takes the result unwrapped,
+/// so that an observer pays nothing for what it does not record. Operands the walk decides not
+/// to evaluate are reported by ``skip(_:)`` inside their parent.
+protocol WalkObserver {
+    /// Whether the walk calls the hooks at all. A constant per observer type, so in the
+    /// specialised walk of ``SilentObserver`` the hooks and their bookkeeping fold away.
+    static var isObserving: Bool { get }
+    /// A predicate starts (before its step is charged, so a node that runs out of steps still
+    /// ends with the error).
+    mutating func begin(_ predicate: Predicate)
+    /// An expression starts, as ``begin(_:)-(Predicate)`` does.
+    mutating func begin(_ expression: Expression)
+    /// A `SUBQUERY` element starts: its predicate, at `range`, is evaluated with the variable
+    /// bound to `element`.
+    mutating func beginElement(_ element: Value, range: SourceRange)
+    /// `predicate`, the innermost node begun and not ended, was `truth`.
+    mutating func end(_ predicate: Predicate, truth: Bool)
+    /// `predicate`, the innermost node begun and not ended, failed.
+    mutating func end(_ predicate: Predicate, error: EvaluationError)
+    /// `expression`, the innermost node begun and not ended, gave `value`.
+    mutating func end(_ expression: Expression, value: Value)
+    /// `expression`, the innermost node begun and not ended, failed.
+    mutating func end(_ expression: Expression, error: EvaluationError)
+    /// The innermost element begun and not ended `matched` the `SUBQUERY`'s predicate or not.
+    mutating func endElement(_ element: Value, range: SourceRange, matched: Bool)
+    /// The innermost element begun and not ended failed.
+    mutating func endElement(_ element: Value, range: SourceRange, error: EvaluationError)
+    /// `node`, an operand of the innermost node begun, is not evaluated.
+    mutating func skip(_ node: SyntaxNode)
+}
+
+/// The observer of plain ``Interpreter/evaluate(_:on:variables:)``: hears nothing.
+struct SilentObserver: WalkObserver {
+    static var isObserving: Bool { false }
+    func begin(_ predicate: Predicate) {}
+    func begin(_ expression: Expression) {}
+    func beginElement(_ element: Value, range: SourceRange) {}
+    func end(_ predicate: Predicate, truth: Bool) {}
+    func end(_ predicate: Predicate, error: EvaluationError) {}
+    func end(_ expression: Expression, value: Value) {}
+    func end(_ expression: Expression, error: EvaluationError) {}
+    func endElement(_ element: Value, range: SourceRange, matched: Bool) {}
+    func endElement(_ element: Value, range: SourceRange, error: EvaluationError) {}
+    func skip(_ node: SyntaxNode) {}
+}
+
+// MARK: - Walk
+
 /// One evaluation: the object stays fixed (SPEC §4.1; even inside SUBQUERY, SELF is the outer
 /// object), the bindings change as SUBQUERY binds its variable and `:=` assigns.
-private struct Walk {
+///
+/// Generic over its observer rather than holding an optional one, so that plain evaluation is
+/// specialised with ``SilentObserver`` and pays nothing for explanations.
+struct Walk<Observer: WalkObserver> {
     let environment: EvaluationEnvironment
     let object: Value
     /// Where a spent budget is reported: the whole rule, as the VM does, whose step counts differ.
     let rootRange: SourceRange
     /// Steps left before ``EvaluationLimits/maximumSteps`` is spent.
     var steps: Int
+    var observer: Observer
 
-    init(environment: EvaluationEnvironment, object: Value, rootRange: SourceRange) {
+    init(environment: EvaluationEnvironment, object: Value, rootRange: SourceRange, observer: Observer) {
         self.environment = environment
         self.object = object
         self.rootRange = rootRange
+        self.observer = observer
         steps = environment.limits.maximumSteps
     }
 
@@ -81,23 +145,56 @@ private struct Walk {
     // MARK: - Predicates
 
     mutating func evaluate(_ predicate: Predicate, _ bindings: [String: Value]) throws(EvaluationError) -> Bool {
+        guard Observer.isObserving else { return try evaluateNode(predicate, bindings) }
+        observer.begin(predicate)
+        do {
+            let result = try evaluateNode(predicate, bindings)
+            observer.end(predicate, truth: result)
+            return result
+        } catch {
+            observer.end(predicate, error: error)
+            throw error
+        }
+    }
+
+    private mutating func evaluateNode(
+        _ predicate: Predicate, _ bindings: [String: Value]
+    ) throws(EvaluationError) -> Bool {
         try charge(1)
         switch predicate.kind {
         case .constant(let value):
             return value
         case .not(let operand):
             return !(try evaluate(operand, bindings))
-        case .and(let operands):
-            for operand in operands where !(try evaluate(operand, bindings)) { return false }
-            return true
-        case .or(let operands):
-            for operand in operands where try evaluate(operand, bindings) { return true }
-            return false
+        case .and(let operands), .or(let operands):
+            // `AND` is decided by its first false operand, `OR` by its first true one.
+            let decider: Bool
+            if case .or = predicate.kind { decider = true } else { decider = false }
+            for (index, operand) in operands.enumerated() {
+                let holds: Bool
+                do {
+                    holds = try evaluate(operand, bindings)
+                } catch {
+                    skip(operands, after: index)
+                    throw error
+                }
+                if holds == decider {
+                    skip(operands, after: index)
+                    return decider
+                }
+            }
+            return !decider
         case .comparison(let comparison):
             // Each comparison evaluates with its own copy of the bindings, so an assignment is
             // visible to the rest of the comparison and nowhere else (SPEC §4.9.6).
             var local = bindings
-            let lhs = try evaluate(comparison.lhs, &local)
+            let lhs: Value
+            do {
+                lhs = try evaluate(comparison.lhs, &local)
+            } catch {
+                observer.skip(.expression(comparison.rhs))
+                throw error
+            }
             let rhs = try evaluate(comparison.rhs, &local)
             try charge(EvaluationCost.comparison(lhs, rhs))
             do {
@@ -112,10 +209,31 @@ private struct Walk {
         }
     }
 
+    /// Reports the operands of an `AND` or `OR` after `index` as skipped: it was decided there.
+    private mutating func skip(_ operands: [Predicate], after index: Int) {
+        guard Observer.isObserving else { return }
+        for operand in operands.dropFirst(index + 1) { observer.skip(.predicate(operand)) }
+    }
+
     // MARK: - Expressions
 
     mutating func evaluate(_ expression: Expression, _ bindings: inout [String: Value]) throws(EvaluationError) -> Value
     {
+        guard Observer.isObserving else { return try evaluateNode(expression, &bindings) }
+        observer.begin(expression)
+        do {
+            let value = try evaluateNode(expression, &bindings)
+            observer.end(expression, value: value)
+            return value
+        } catch {
+            observer.end(expression, error: error)
+            throw error
+        }
+    }
+
+    private mutating func evaluateNode(
+        _ expression: Expression, _ bindings: inout [String: Value]
+    ) throws(EvaluationError) -> Value {
         try charge(1)
         do {
             return try evaluateKind(expression, &bindings)
@@ -148,7 +266,10 @@ private struct Walk {
             return try BuiltinFunctions.call(selector, values)
         case .invoke(let receiverExpression, let selector, let arguments):
             let receiver = try evaluate(receiverExpression, &bindings)
-            if receiver.isNil { return .nil }
+            if receiver.isNil {
+                if Observer.isObserving { for argument in arguments { observer.skip(.expression(argument)) } }
+                return .nil
+            }
             var values: [Value] = []
             for argument in arguments { values.append(try evaluate(argument, &bindings)) }
             try charge(EvaluationCost.call(values))
@@ -183,13 +304,18 @@ private struct Walk {
             var matches: [Value] = []
             for element in elements {
                 inner[variable] = element
-                if try evaluate(predicate, inner) { matches.append(element) }
+                if try evaluateElement(element, predicate, inner) { matches.append(element) }
             }
             try environment.limits.checkCollection(count: matches.count)
             return .array(matches)
         case .ternary(let condition, let whenTrue, let whenFalse):
-            return try evaluate(condition, bindings)
-                ? try evaluate(whenTrue, &bindings) : try evaluate(whenFalse, &bindings)
+            if try evaluate(condition, bindings) {
+                let result = try evaluate(whenTrue, &bindings)
+                observer.skip(.expression(whenFalse))
+                return result
+            }
+            observer.skip(.expression(whenTrue))
+            return try evaluate(whenFalse, &bindings)
         case .cast(let value, let type):
             let castValue = try evaluate(value, &bindings)
             return try Cast.cast(castValue, to: try evaluate(type, &bindings))
@@ -206,6 +332,22 @@ private struct Walk {
             return result
         case .anyKey:
             throw EvaluationError(.unsupported, "ANYKEY is only meaningful to Spotlight and cannot be evaluated here")
+        }
+    }
+
+    /// One `SUBQUERY` element: its predicate with the variable bound (in `bindings`) to `element`.
+    private mutating func evaluateElement(
+        _ element: Value, _ predicate: Predicate, _ bindings: [String: Value]
+    ) throws(EvaluationError) -> Bool {
+        guard Observer.isObserving else { return try evaluate(predicate, bindings) }
+        observer.beginElement(element, range: predicate.range)
+        do {
+            let matched = try evaluate(predicate, bindings)
+            observer.endElement(element, range: predicate.range, matched: matched)
+            return matched
+        } catch {
+            observer.endElement(element, range: predicate.range, error: error)
+            throw error
         }
     }
 

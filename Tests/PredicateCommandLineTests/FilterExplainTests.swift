@@ -106,3 +106,53 @@ func everySubcommandDocumentsItsExitCodes(subcommand: String) {
     #expect(text.contains("did you mean 'uploaded'"))
     #expect(!text.contains("\u{1B}["))
 }
+
+/// Six nested SUBQUERYs over 20 elements do too much work: `explain` stops with the same
+/// `limitExceeded` error as `eval` (message and caret on standard error, exit code 2) instead of
+/// recording the 20⁶ evaluations it used to, and its tree ends in that error.
+@Test func explainStopsAtTheStepLimitLikeEval() {
+    let rule =
+        "SUBQUERY(a, $x1, SUBQUERY(a, $x2, SUBQUERY(a, $x3, SUBQUERY(a, $x4, SUBQUERY(a, $x5, "
+        + "SUBQUERY(a, $x6, $x6 == 1).@count > 0).@count > 0).@count > 0).@count > 0).@count > 0).@count > 0"
+    let object = #"{"a": [\#((0..<20).map(String.init).joined(separator: ", "))]}"#
+    let evaluated = run(["eval", rule, "--object", "-"], input: object)
+    let explained = run(["explain", rule, "--object", "-"], input: object)
+    #expect(evaluated.exitCode == 2)
+    #expect(evaluated.standardError.contains("error: evaluation stopped after 10,000,000 steps, the limit"))
+    #expect(explained.exitCode == evaluated.exitCode)
+    #expect(explained.standardError == evaluated.standardError)
+    #expect(explained.standardOutput.hasPrefix("error  " + rule + ": evaluation stopped after 10,000,000 steps"))
+    #expect(explained.standardOutput.contains("more not shown"))
+    let json = run(["explain", rule, "--object", "-", "--json"], input: object)
+    #expect(json.exitCode == 2)
+    #expect(
+        json.standardOutput.hasPrefix(
+            #"{"rule":"\#(rule)","result":null,"error":"evaluation stopped after 10,000,000 steps, the limit; "#))
+}
+
+@Test func explainCountsTheSubqueryElementsItLeavesOut() {
+    let object = #"{"xs": [\#((0..<25).map(String.init).joined(separator: ", "))]}"#
+    let result = run(["explain", "SUBQUERY(xs, $x, $x > 30).@count > 0", "--object", "-"], input: object)
+    #expect(result.exitCode == 1)
+    let lines = result.standardOutput.split(separator: "\n")
+    #expect(lines.last == "      └─ … 5 more not shown")
+    #expect(lines.filter { $0.contains("element ") }.count == 20)
+    let json = run(["explain", "SUBQUERY(xs, $x, $x > 30).@count > 0", "--object", "-", "--json"], input: object)
+    #expect(json.standardOutput.contains(#""omitted":5}"#))
+}
+
+/// Past the first 20 elements, the one that fails is still shown, with its error.
+@Test func explainShowsAFailingElementPastTheFirst20() {
+    let elements = (0..<30).map { $0 == 25 ? "25" : #"{"name": "b"}"# }
+    let object = #"{"xs": [\#(elements.joined(separator: ", "))]}"#
+    let result = run(["explain", "SUBQUERY(xs, $x, $x.name == 'a').@count > 0", "--object", "-"], input: object)
+    #expect(result.exitCode == 2)
+    let tail = result.standardOutput.split(separator: "\n").suffix(4).joined(separator: "\n")
+    #expect(
+        tail == """
+                  ├─ error  element 25
+                  │  └─ error  $x.name: the number 25 has no key 'name'
+                  │     └─ … 1 more not shown
+                  └─ … 5 more not shown
+            """)
+}
