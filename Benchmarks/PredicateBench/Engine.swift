@@ -56,7 +56,16 @@ struct Engine: Sendable {
         Engine(name: "vm_unfused", scope: .sample) { input in
             // The same rule without `TEST` superinstructions: what they and the prepared constants
             // behind them save.
-            guard let plain = input.program.expandingSuperinstructions() else { return .unavailable("too long") }
+            let selfType: ValueType
+            if case .item = input.workload.shape {
+                selfType = EvaluationBenchmark.itemType
+            } else {
+                selfType = EvaluationBenchmark.contextType
+            }
+            let bound = Binder.bind(input.predicate, selfType: selfType)
+            guard let plain = try? Compiler.compile(bound, source: input.workload.rule, fusing: false) else {
+                return .unavailable("does not compile")
+            }
             return machineRunner(input, program: plain)
         },
         Engine(name: "vm_batch", scope: .all) { batchRunner($0, threads: 1) },

@@ -25,9 +25,7 @@ public struct BatchProgram: Sendable {
     public init(_ program: Program, environment: EvaluationEnvironment = EvaluationEnvironment()) {
         self.program = program
         self.environment = environment
-        // The planner reads connectives and comparisons from the plain instructions; a program
-        // too long to write out plainly runs whole on the scalar VM.
-        plan = Planner.plan(program.expandingSuperinstructions() ?? program, environment: environment)
+        plan = Planner.plan(program, environment: environment)
     }
 
     /// The key paths the vector clauses read from each row: the columns a ``ColumnBatch`` for

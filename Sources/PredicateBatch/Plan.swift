@@ -74,15 +74,12 @@ struct ScalarRegion: Sendable {
     /// Whether the instructions read `SELF`.
     var readsEvaluatedObject: Bool {
         program.code.contains { instruction in
-            switch instruction {
-            case .pushSelf, .loadSelfKeyPath: return true
-            case .test(let site):
-                return Int(site) < program.comparisons.count
-                    && program.comparisons[Int(site)].receiver == .evaluatedObject
-            case .testAnd(_, let site), .testOr(_, let site):
-                return Int(site) < program.comparisons.count
-                    && program.comparisons[Int(site)].receiver == .evaluatedObject
-            default: return false
+            switch instruction.facts.readsSelf {
+            case .never: return false
+            case .always: return true
+            case .throughSite:
+                guard let site = instruction.comparisonSite, site < program.comparisons.count else { return false }
+                return program.comparisons[site].receiver == .evaluatedObject
             }
         }
     }

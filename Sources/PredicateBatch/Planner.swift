@@ -7,7 +7,8 @@ import PredicateValue
 ///
 /// The compiler emits `a AND b` as `a; JUMP_IF_FALSE_OR_POP →end; b; end:` (and `OR` with
 /// `JUMP_IF_TRUE_OR_POP`), so the structure is read back from the jumps; a comparison of a row's
-/// key path with a constant is three instructions (`SELF_KEYPATH p; PUSH_CONST k; CMP`). Any
+/// key path with a constant is three instructions (`SELF_KEYPATH p; PUSH_CONST k; CMP`) or,
+/// fused, one `TEST` (`TEST_AND`/`TEST_OR` when it links an `AND` or `OR` chain). Any
 /// stretch of code that is not one of the recognised shapes becomes a ``ScalarRegion``, so every
 /// program has a plan, and a plan means what its program means.
 struct Planner {
@@ -37,8 +38,7 @@ struct Planner {
     static func plan(_ program: Program, environment: EvaluationEnvironment) -> Plan {
         var planner = Planner(program: program, environment: environment, rows: .evaluatedObject)
         let body = 0..<max(0, program.code.count - 1)
-        guard program.kind == .predicate, case .returnBool? = program.code.last,
-            !program.code.contains(where: { $0.comparisonSite != nil }), let root = planner.node(body)
+        guard program.kind == .predicate, case .returnBool? = program.code.last, let root = planner.node(body)
         else {
             // The whole program as one region: always valid, since the program is.
             return Plan(
@@ -69,20 +69,20 @@ struct Planner {
         var pc = range.lowerBound
         guard var node = primary(&pc, end: range.upperBound) else { return nil }
         while pc < range.upperBound {
-            switch code[pc] {
-            case .jumpIfFalseOrPop(let offset), .jumpIfTrueOrPop(let offset):
-                let target = pc + 1 + Int(offset)
-                guard target > pc + 1, target <= range.upperBound, let right = self.node((pc + 1)..<target) else {
-                    return nil
-                }
-                if case .jumpIfFalseOrPop = code[pc] { node = .and(node, right) } else { node = .or(node, right) }
-                pc = target
-            case .not:
+            if case .not = code[pc] {
                 node = .not(node)
                 pc += 1
-            default:
+                continue
+            }
+            // Otherwise only an `AND` or `OR` link continues a structured node.
+            let isAnd = code[pc].opcode == .jumpIfFalseOrPop
+            guard isAnd || code[pc].opcode == .jumpIfTrueOrPop, let offset = code[pc].jumpOffset else { return nil }
+            let target = pc + 1 + Int(offset)
+            guard target > pc + 1, target <= range.upperBound, let right = self.node((pc + 1)..<target) else {
                 return nil
             }
+            node = isAnd ? .and(node, right) : .or(node, right)
+            pc = target
         }
         return node
     }
@@ -90,6 +90,10 @@ struct Planner {
     /// One operand of a connective, starting at `pc`: a recognised shape, or else the shortest
     /// stretch that leaves one value and ends where a connective or `NOT` could follow.
     private mutating func primary(_ pc: inout Int, end: Int) -> PlanNode? {
+        if let (link, length) = fusedLink(at: pc, end: end) {
+            pc += length
+            return link
+        }
         if let (leaf, length) = comparison(at: pc, end: end) {
             pc += length
             return leaf
@@ -119,10 +123,7 @@ struct Planner {
     }
 
     private func isBooleanFollower(_ instruction: Instruction) -> Bool {
-        switch instruction {
-        case .jumpIfFalseOrPop, .jumpIfTrueOrPop, .not: return true
-        default: return false
-        }
+        [.jumpIfFalseOrPop, .jumpIfTrueOrPop, .not].contains(instruction.opcode)
     }
 
     /// Whether every jump in `range` lands inside it or just after it.
@@ -165,8 +166,12 @@ struct Planner {
         return columns.count - 1
     }
 
-    /// `row.path op k` or `k op row.path`.
+    /// `row.path op k` or `k op row.path`, as three instructions or as a `TEST` site.
     private mutating func comparison(at pc: Int, end: Int) -> (PlanNode, Int)? {
+        if pc < end, case .test(let index) = code[pc], let site = rowSite(Int(index)) {
+            guard let fallback = region(pc..<(pc + 1)) else { return nil }
+            return leaf(site, fallback: fallback, at: pc).map { ($0, 1) }
+        }
         var path: [KeyComponent]
         var constantIndex: UInt16
         var constantOnLeft = false
@@ -182,15 +187,57 @@ struct Planner {
         } else {
             return nil
         }
-        guard pc + length < end, case .compare(let rawOp, let rawOptions, let rawQuantifier) = code[pc + length],
-            Int(rawOp) < ComparisonOperator.allCases.count, Int(rawQuantifier) < Quantifier.allCases.count,
+        guard pc + length < end, case .compare(let op, let options, let quantifier) = code[pc + length],
             let constant = constant(constantIndex)
         else { return nil }
         length += 1
         guard let fallback = region(pc..<(pc + length)) else { return nil }
-        let op = ComparisonOperator.allCases[Int(rawOp)]
-        let quantifier = Quantifier.allCases[Int(rawQuantifier)]
-        let options = ComparisonOptions(rawValue: rawOptions)
+        let leaf = comparisonLeaf(
+            path: path, op: op, options: options, quantifier: quantifier, constant: constant,
+            constantOnLeft: constantOnLeft, site: sourceRange(pc + length - 1), fallback: fallback)
+        return (leaf, length)
+    }
+
+    /// `TEST_AND s, →end; rest` is `s AND rest` and `TEST_OR` likewise: the link's left operand
+    /// is the site, its right operand the code up to the jump's target.
+    private mutating func fusedLink(at pc: Int, end: Int) -> (PlanNode, Int)? {
+        guard pc < end, let index = code[pc].comparisonSite, let offset = code[pc].jumpOffset,
+            let site = rowSite(index)
+        else { return nil }
+        let isAnd = code[pc].opcode == .testAnd
+        let target = pc + 1 + Int(offset)
+        guard target > pc + 1, target <= end, let range = sourceRange(pc),
+            let fallback = region(code: [.test(UInt16(index))], ranges: [range]),
+            let left = leaf(site, fallback: fallback, at: pc), let right = node((pc + 1)..<target)
+        else { return nil }
+        return (isAnd ? .and(left, right) : .or(left, right), target - pc)
+    }
+
+    /// Site `index` when it compares a key path of this plan's rows.
+    private func rowSite(_ index: Int) -> (site: ComparisonSite, path: [KeyComponent], constant: Value)? {
+        guard index < program.comparisons.count else { return nil }
+        let site = program.comparisons[index]
+        switch (rows, site.receiver) {
+        case (.evaluatedObject, .evaluatedObject): break
+        case (.variable(let slot), .variable(let receiver)) where slot == receiver: break
+        case (.evaluatedObject, .variable), (.variable, .evaluatedObject), (.variable, .variable): return nil
+        }
+        guard let path = keyPath(site.keyPath), let constant = constant(site.constant) else { return nil }
+        return (site, path, constant)
+    }
+
+    private mutating func leaf(
+        _ row: (site: ComparisonSite, path: [KeyComponent], constant: Value), fallback: ScalarRegion, at pc: Int
+    ) -> PlanNode? {
+        comparisonLeaf(
+            path: row.path, op: row.site.op, options: row.site.options, quantifier: row.site.quantifier,
+            constant: row.constant, constantOnLeft: false, site: sourceRange(pc), fallback: fallback)
+    }
+
+    private mutating func comparisonLeaf(
+        path: [KeyComponent], op: ComparisonOperator, options: ComparisonOptions, quantifier: Quantifier,
+        constant: Value, constantOnLeft: Bool, site: SourceRange?, fallback: ScalarRegion
+    ) -> PlanNode {
         // The operator as `row op' constant`, when it can be mirrored.
         let rowOp: ComparisonOperator? = constantOnLeft ? op.mirrored : op
         let direct = quantifier == .direct
@@ -198,7 +245,7 @@ struct Planner {
         let leaf = ComparisonLeaf(
             id: comparisonCount - 1, column: columnNumber(path), op: op, options: options, quantifier: quantifier,
             constant: constant,
-            constantOnLeft: constantOnLeft, site: sourceRange(pc + length - 1), fallback: fallback,
+            constantOnLeft: constantOnLeft, site: site, fallback: fallback,
             integers: direct ? rowOp.flatMap { IntegerTest($0, constant) } : nil,
             doubles: direct ? rowOp.flatMap { DoubleTest($0, constant, dates: false) } : nil,
             dates: direct ? rowOp.flatMap { DoubleTest($0, constant, dates: true) } : nil,
@@ -208,7 +255,7 @@ struct Planner {
                 op, constantOnLeft ? constant : .nil, constantOnLeft ? .nil : constant, quantifier: quantifier,
                 options: options, environment: environment),
             nilTest: direct ? NilTest(op, constant, constantOnLeft: constantOnLeft) : nil)
-        return (.compare(leaf), length)
+        return .compare(leaf)
     }
 
     /// `SELF_KEYPATH p; SUBQUERY_BEGIN v; SUBQUERY_NEXT; inner; SUBQUERY_COLLECT; KEYPATH @count;
@@ -223,8 +270,7 @@ struct Planner {
             case .subqueryCollect(let back) = code[collect], collect + 1 + Int(back) == pc + 2,
             case .loadKeyPath(let countPath) = code[after], keyPath(countPath) == [.key("@count")],
             let comparand = countComparand(code[after + 1], collection: path),
-            case .compare(let rawOp, let rawOptions, 0) = code[after + 2],
-            Int(rawOp) < ComparisonOperator.allCases.count,
+            case .compare(let op, let options, .direct) = code[after + 2],
             Int(variable) < program.variables.count
         else { return nil }
         let length = after + 3 - pc
@@ -233,8 +279,8 @@ struct Planner {
         guard let innerRoot = inner.node((pc + 3)..<collect) else { return nil }
         let leaf = SubqueryLeaf(
             id: subqueryCount, collection: columnNumber(path), variable: program.variables[Int(variable)],
-            inner: inner.finish(innerRoot), op: ComparisonOperator.allCases[Int(rawOp)],
-            options: ComparisonOptions(rawValue: rawOptions), comparand: comparand, site: sourceRange(after + 2),
+            inner: inner.finish(innerRoot), op: op,
+            options: options, comparand: comparand, site: sourceRange(after + 2),
             fallback: fallback)
         subqueryCount += 1
         return (.subquery(leaf), length)
@@ -242,14 +288,10 @@ struct Planner {
 
     /// `PUSH_CONST k`, or `SELF_KEYPATH` of the collection's own `@count`.
     private func countComparand(_ instruction: Instruction, collection: [KeyComponent]) -> SubqueryLeaf.Comparand? {
-        switch instruction {
-        case .pushConstant(let index): return constant(index).map(SubqueryLeaf.Comparand.constant)
-        case .loadSelfKeyPath(let index):
-            guard Int(index) < program.keyPaths.count else { return nil }
-            let keys = program.keyPaths[Int(index)].map(\.key)
-            return keys == collection.map(\.key) + ["@count"] ? .collectionCount : nil
-        default: return nil
-        }
+        if case .pushConstant(let index) = instruction { return constant(index).map(SubqueryLeaf.Comparand.constant) }
+        guard case .loadSelfKeyPath(let index) = instruction, Int(index) < program.keyPaths.count else { return nil }
+        let keys = program.keyPaths[Int(index)].map(\.key)
+        return keys == collection.map(\.key) + ["@count"] ? .collectionCount : nil
     }
 
     private func sourceRange(_ pc: Int) -> SourceRange? {
@@ -261,8 +303,14 @@ struct Planner {
         guard !range.isEmpty, range.upperBound <= code.count, range.upperBound <= program.sourceRanges.count else {
             return nil
         }
-        let slice = Array(code[range]) + [.returnBool]
-        let ranges = Array(program.sourceRanges[range]) + [program.sourceRanges[range.upperBound - 1]]
+        return region(code: Array(code[range]), ranges: Array(program.sourceRanges[range]))
+    }
+
+    /// `code`, which leaves one Boolean, as a program of its own; `nil` if it does not verify.
+    private mutating func region(code body: [Instruction], ranges bodyRanges: [SourceRange]) -> ScalarRegion? {
+        guard let last = bodyRanges.last else { return nil }
+        let slice = body + [.returnBool]
+        let ranges = bodyRanges + [last]
         let candidate = Program(
             kind: .predicate, code: slice, constants: program.constants, keyPaths: program.keyPaths,
             comparisons: program.comparisons, variables: program.variables, sourceRanges: ranges,

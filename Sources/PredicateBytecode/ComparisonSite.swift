@@ -8,8 +8,7 @@ import PredicateValue
 ///
 /// A site stands for the instructions `SELF_KEYPATH p` (or `LOAD_VAR v; KEYPATH p`),
 /// `PUSH_CONST k` and `CMP op, options, quantifier`, and means exactly what they mean; the
-/// compiler emits one where it would have emitted them, and
-/// ``Program/expandingSuperinstructions()`` turns it back into them.
+/// compiler emits one where it would have emitted them.
 public struct ComparisonSite: Hashable, Sendable {
     /// Where the key path starts.
     public enum Receiver: Hashable, Sendable {
@@ -25,19 +24,20 @@ public struct ComparisonSite: Hashable, Sendable {
     public let keyPath: UInt16
     /// The constant right operand, an index into ``Program/constants``.
     public let constant: UInt16
-    /// The ``ComparisonOperator`` index.
-    public let op: UInt8
-    /// The ``ComparisonOptions`` bits.
-    public let options: UInt8
-    /// Direct (0), `ANY` (1) or `ALL` (2).
-    public let quantifier: UInt8
+    /// The operator.
+    public let op: ComparisonOperator
+    /// The options.
+    public let options: ComparisonOptions
+    /// The quantifier.
+    public let quantifier: Quantifier
     /// The source range of the key-path expression, where an error reading it is reported (the
     /// instruction's own range is the comparison's).
     public let keyPathRange: SourceRange
 
     /// Creates a site; ``Verifier`` checks its indices before a program runs.
     public init(
-        receiver: Receiver, keyPath: UInt16, constant: UInt16, op: UInt8, options: UInt8, quantifier: UInt8,
+        receiver: Receiver, keyPath: UInt16, constant: UInt16, op: ComparisonOperator, options: ComparisonOptions,
+        quantifier: Quantifier,
         keyPathRange: SourceRange
     ) {
         self.receiver = receiver
@@ -58,15 +58,11 @@ public final class PreparedComparisons: Sendable {
     public let sites: [PreparedComparison?]
 
     init(sites: [ComparisonSite], constants: [Value]) {
-        let operators = ComparisonOperator.allCases
-        let quantifiers = Quantifier.allCases
         self.sites = sites.map { site in
-            guard Int(site.op) < operators.count, Int(site.quantifier) < quantifiers.count,
-                Int(site.constant) < constants.count
-            else { return nil }
+            guard Int(site.constant) < constants.count else { return nil }
             return PreparedComparison(
-                op: operators[Int(site.op)], options: ComparisonOptions(rawValue: site.options),
-                quantifier: quantifiers[Int(site.quantifier)], constant: constants[Int(site.constant)])
+                op: site.op, options: site.options, quantifier: site.quantifier,
+                constant: constants[Int(site.constant)])
         }
     }
 }

@@ -58,8 +58,6 @@ struct Emitter {
     var keyPaths: [[KeyComponent]] = []
     var keyPathIndex: [[KeyComponent]: Int] = [:]
     var variables: [String] = []
-    var depth = 0
-    var maximumDepth = 0
     var subqueryDepth = 0
     var maximumSubqueryDepth = 0
     var overflow: String?
@@ -85,9 +83,6 @@ struct Emitter {
         code.append(instruction)
         ranges.append(
             rangeOffset == 0 ? range : SourceRange(range.lowerBound + rangeOffset, range.upperBound + rangeOffset))
-        let effect = instruction.stackEffect
-        depth += effect.pushes - effect.pops
-        maximumDepth = max(maximumDepth, depth)
     }
 
     /// Emits a jump whose offset is patched when `label` is placed.
@@ -95,16 +90,13 @@ struct Emitter {
         // `TEST s; JUMP_IF_FALSE_OR_POP` is `TEST_AND s` (and `OR` alike), unless a jump lands
         // between the two.
         if fusing, lastJumpTarget < code.count, case .test(let site)? = code.last, let small = UInt8(exactly: site) {
-            let fused: Instruction?
-            switch make(0) {
-            case .jumpIfFalseOrPop: fused = .testAnd(0, site: small)
-            case .jumpIfTrueOrPop: fused = .testOr(0, site: small)
-            default: fused = nil
-            }
+            let link = make(0).opcode
+            let fused: Instruction? =
+                link == .jumpIfFalseOrPop
+                ? .testAnd(0, site: small) : link == .jumpIfTrueOrPop ? .testOr(0, site: small) : nil
             if let fused {
                 code[code.count - 1] = fused
                 label.patches.append(code.count - 1)
-                depth -= 1  // the fall-through path no longer pushes the Boolean it popped
                 return
             }
         }
@@ -127,16 +119,15 @@ struct Emitter {
         let receiver: ComparisonSite.Receiver
         let path: UInt16
         let start: Int
-        switch code[code.count - 2] {
-        case .loadSelfKeyPath(let index):
+        if case .loadSelfKeyPath(let index) = code[code.count - 2] {
             (receiver, path, start) = (.evaluatedObject, index, code.count - 2)
-        case .loadKeyPath(let index):
+        } else if case .loadKeyPath(let index) = code[code.count - 2] {
             // A caller's variable may be unbound, an error reported at the variable itself,
             // which a site does not record; a loop's variable never is.
             guard code.count >= 3, case .loadVariable(let slot) = code[code.count - 3], loopVariables.contains(slot)
             else { return false }
             (receiver, path, start) = (.variable(slot), index, code.count - 3)
-        default:
+        } else {
             return false
         }
         guard lastJumpTarget <= start, comparisons.count < Int(UInt16.max) else { return false }
@@ -146,12 +137,9 @@ struct Emitter {
                 quantifier: quantifier, keyPathRange: ranges[code.count - 2]))
         code.removeSubrange(start...)
         ranges.removeSubrange(start...)
-        depth -= 2  // what the removed loads pushed
         code.append(.test(UInt16(comparisons.count - 1)))
         ranges.append(
             rangeOffset == 0 ? range : SourceRange(range.lowerBound + rangeOffset, range.upperBound + rangeOffset))
-        depth += 1
-        maximumDepth = max(maximumDepth, depth)
         return true
     }
 
@@ -216,8 +204,8 @@ struct Emitter {
                 message:
                     "the rule needs \(constants.count) constants, more than the limit of \(limits.maximumConstants)")
         }
-        // Fusing removed loads after they had raised the maximum; the code's own depths are exact.
-        let maximumDepth = min(self.maximumDepth, Instruction.stackDepths(code).compactMap { $0 }.max() ?? 0)
+        // Computed once, from the instruction table, over the code as emitted.
+        let maximumDepth = Instruction.stackDepths(code).compactMap { $0 }.max() ?? 0
         let program = Program(
             kind: kind, code: code, constants: constants, keyPaths: keyPaths, comparisons: comparisons,
             variables: variables, sourceRanges: ranges, maximumStackDepth: maximumDepth,
@@ -264,9 +252,7 @@ struct Emitter {
             if scoped { emit(.saveVariables, range) }
             compile(comparison.lhs)
             compile(comparison.rhs)
-            let op = UInt8(ComparisonOperator.allCases.firstIndex(of: comparison.op) ?? 0)
-            let quantifier = UInt8(Quantifier.allCases.firstIndex(of: comparison.quantifier) ?? 0)
-            emit(.compare(op: op, options: comparison.options.rawValue, quantifier: quantifier), range)
+            emit(.compare(op: comparison.op, options: comparison.options, quantifier: comparison.quantifier), range)
             if scoped { emit(.restoreVariables, range) }
         }
     }
@@ -338,9 +324,9 @@ struct Emitter {
         case .index(let base, let spec):
             compile(base)
             switch spec {
-            case .first: emit(.indexSymbol(0), range)
-            case .last: emit(.indexSymbol(1), range)
-            case .size: emit(.indexSymbol(2), range)
+            case .first: emit(.indexSymbol(.first), range)
+            case .last: emit(.indexSymbol(.last), range)
+            case .size: emit(.indexSymbol(.size), range)
             case .expression(let index):
                 compile(index)
                 emit(.index, range)
@@ -354,7 +340,6 @@ struct Emitter {
             emitJump(Instruction.jumpIfFalse, to: &otherwise, range)
             compile(whenTrue)
             emitJump(Instruction.jump, to: &end, range)
-            depth -= 1  // the two branches each leave one value; only one runs
             place(otherwise)
             compile(whenFalse)
             place(end)
@@ -368,12 +353,10 @@ struct Emitter {
         case .setOperation(let op, let lhs, let rhs):
             compile(lhs)
             compile(rhs)
-            emit(.setOperation(UInt8(SetOperator.allCases.firstIndex(of: op) ?? 0)), range)
+            emit(.setOperation(op), range)
         case .anyKey:
             let message = "ANYKEY is only meaningful to Spotlight and cannot be evaluated here"
             emit(.fail(constant(.string(message))), range)
-            depth += 1  // an expression leaves a value, as far as the code after it is concerned
-            maximumDepth = max(maximumDepth, depth)
         }
     }
 
@@ -404,8 +387,6 @@ struct Emitter {
         emit(.subqueryCollect(0), range)
         patch(code.count - 1, target: next)
         subqueryDepth -= 1
-        depth += 1  // both exits leave the result (or nil) on the stack
-        maximumDepth = max(maximumDepth, depth)
         place(exit)
     }
 }

@@ -67,12 +67,9 @@ public enum Disassembler {
                 }
             }.joined(separator: ".")
         }
-        func compared(_ op: UInt8, _ options: UInt8, _ quantifier: UInt8) -> String {
-            let name = Int(op) < ComparisonOperator.allCases.count ? ComparisonOperator.allCases[Int(op)].rawValue : "?"
-            let letters = ComparisonOptions.letters.filter { ComparisonOptions(rawValue: options).contains($0.1) }
-            let prefix =
-                Int(quantifier) < Quantifier.allCases.count ? Quantifier.allCases[Int(quantifier)].rawValue : "?"
-            return (prefix.isEmpty ? "" : prefix + " ") + name
+        func compared(_ op: ComparisonOperator, _ options: ComparisonOptions, _ quantifier: Quantifier) -> String {
+            let letters = ComparisonOptions.letters.filter { options.contains($0.1) }
+            return (quantifier == .direct ? "" : quantifier.rawValue + " ") + op.rawValue
                 + (letters.isEmpty ? "" : "[" + String(letters.map(\.0)) + "]")
         }
         /// A comparison site as the rule would say it: `isUploaded@FileProviderItem[17] == NO`.
@@ -84,38 +81,54 @@ public enum Disassembler {
             case .evaluatedObject: receiver = ""
             case .variable(let slot): receiver = variable(Int(slot)) + "."
             }
-            return receiver + keyPath(site.keyPath) + " " + compared(site.op, site.options, site.quantifier) + " "
-                + constant(site.constant)
+            return receiver + keyPath(UInt16(site.keyPath)) + " " + compared(site.op, site.options, site.quantifier)
+                + " " + constant(UInt16(site.constant))
         }
-        switch instruction {
-        case .pushConstant(let index): return ("#\(index)", constant(index))
-        case .test(let index): return ("s\(index)", site(Int(index)))
-        case .testAnd(let d, let index), .testOr(let d, let index):
-            return ("s\(index), \(d >= 0 ? "+\(d)" : "\(d)")", "\(site(Int(index))) \(target(d))")
-        case .pushSelf: return ("", "")
-        case .loadVariable(let slot), .storeVariable(let slot): return ("v\(slot)", variable(Int(slot)))
-        case .loadKeyPath(let index), .loadSelfKeyPath(let index): return ("#\(index)", keyPath(index))
-        case .compare(let op, let options, let quantifier):
-            return (compared(op, options, quantifier), "")
-        case .callFunction(let selector, let arity), .invoke(let selector, let arity):
-            return ("#\(selector), \(arity)", constant(selector))
-        case .makeArray(let count): return ("\(count)", "")
-        case .indexSymbol(let symbol):
-            return (["FIRST", "LAST", "SIZE"].dropFirst(Int(min(symbol, 3))).first ?? "?", "")
-        case .setOperation(let op):
-            return (Int(op) < SetOperator.allCases.count ? SetOperator.allCases[Int(op)].rawValue : "?", "")
-        case .index, .cast, .not, .saveVariables, .restoreVariables, .returnBool, .returnValue, .returnRules:
-            return ("", "")
-        case .memoLoad(let d, let slot): return ("m\(slot), \(d >= 0 ? "+\(d)" : "\(d)")", "computed: \(target(d))")
-        case .memoStore(let slot): return ("m\(slot)", "")
-        case .ruleEnd(let rule): return ("r\(rule)", "")
-        case .jump(let d), .jumpIfFalse(let d), .jumpIfFalseOrPop(let d), .jumpIfTrueOrPop(let d), .jumpIfNil(let d),
-            .subqueryNext(let d), .subqueryCollect(let d):
-            return (d >= 0 ? "+\(d)" : "\(d)", target(d))
-        case .subqueryBegin(let d, let slot):
-            return ("v\(slot), \(d >= 0 ? "+\(d)" : "\(d)")", "\(variable(Int(slot))), exit \(target(d))")
-        case .fail(let message): return ("#\(message)", constant(message))
+        // Each operand as its row says what it is: `CMP`'s three make one text, `ANY ==[c]`.
+        var texts: [String] = []
+        var comments: [String] = []
+        var comparison = (op: ComparisonOperator.equal, options: ComparisonOptions(), quantifier: Quantifier.direct)
+        var comparesValues = false
+        let values = instruction.operandValues
+        for (position, operand) in instruction.facts.operands.enumerated() {
+            let value = values[position]
+            switch operand.kind {
+            case .constant, .stringConstant:
+                texts.append("#\(value)")
+                comments.append(constant(UInt16(truncatingIfNeeded: value)))
+            case .keyPath:
+                texts.append("#\(value)")
+                comments.append(keyPath(UInt16(truncatingIfNeeded: value)))
+            case .variable:
+                texts.append("v\(value)")
+                comments.append(variable(value))
+            case .site:
+                texts.append("s\(value)")
+                comments.append(site(value))
+            case .jump:
+                texts.append(value >= 0 ? "+\(value)" : "\(value)")
+                comments.append(target(Int16(truncatingIfNeeded: value)))
+            case .count, .arity:
+                texts.append("\(value)")
+            case .memoSlot:
+                texts.append("m\(value)")
+            case .rule:
+                texts.append("r\(value)")
+            case .indexSymbol:
+                texts.append(UInt8(exactly: value).flatMap(IndexSymbol.init(rawValue:))?.name ?? "?")
+            case .setOperator:
+                texts.append(SetOperator(code: value)?.rawValue ?? "?")
+            case .comparisonOperator:
+                comparison.op = ComparisonOperator(code: value) ?? .equal
+                comparesValues = true
+            case .comparisonOptions:
+                comparison.options = ComparisonOptions(rawValue: UInt8(truncatingIfNeeded: value))
+            case .quantifier:
+                comparison.quantifier = Quantifier(code: value) ?? .direct
+            }
         }
+        if comparesValues { texts.append(compared(comparison.op, comparison.options, comparison.quantifier)) }
+        return (texts.joined(separator: ", "), comments.filter { !$0.isEmpty }.joined(separator: " "))
     }
 
     private static func lineStartOffsets(_ source: String) -> [Int] {

@@ -1,10 +1,14 @@
+import PredicateSyntax
+
 /// One instruction of the predicate VM: an opcode and at most three bytes of operands, four bytes
 /// in all when encoded.
 ///
-/// This enum is the only place instructions are declared. The encoder, the decoder, the
-/// verifier, the disassembler and the compiler's stack-depth bookkeeping all derive from it
-/// through exhaustive switches (``opcode``, ``operands``, ``stackEffect``, ``mnemonic``,
-/// ``Opcode``), so an instruction added here without them does not compile.
+/// The cases say what each instruction computes with; everything else about an instruction
+/// (mnemonic, operand layout and kinds, stack effects, jumps, scopes, whether it may fail) is its
+/// row of the instruction table (``Opcode/facts``), from which the encoder, the decoder, the
+/// verifier, the disassembler and stack-depth analysis derive. The only switches over
+/// instructions outside the machine are the two here that move operands between a case and its
+/// row (``operandValues``, ``init(opcode:values:)``), both exhaustive.
 ///
 /// Each case's comment starts with its stack effect, `( before -- after )`, top of stack last.
 /// Values are the language's values; "bool" is `.bool`. Operands name constants (`k`), fields
@@ -29,9 +33,9 @@ public enum Instruction: Hashable, Sendable {
 
     // MARK: Operators
 
-    /// `( lhs rhs -- bool )` The comparison `op` (a ``ComparisonOperator`` index) with options
-    /// `o` and quantifier `q` (0 direct, 1 ANY, 2 ALL); nil and null rules as SPEC §4.3.
-    case compare(op: UInt8, options: UInt8, quantifier: UInt8)
+    /// `( lhs rhs -- bool )` The comparison `op` with options `o` and quantifier `q`; nil and
+    /// null rules as SPEC §4.3.
+    case compare(op: ComparisonOperator, options: ComparisonOptions, quantifier: Quantifier)
     /// `( args… -- value )` Calls built-in function `s` (selector constant) with its arity's
     /// arguments.
     case callFunction(UInt16, arity: UInt8)
@@ -39,14 +43,14 @@ public enum Instruction: Hashable, Sendable {
     case invoke(UInt16, arity: UInt8)
     /// `( e1 … en -- array )` Builds an array of `n` elements; nil elements become null.
     case makeArray(UInt16)
-    /// `( receiver -- value )` `[FIRST]` (0), `[LAST]` (1) or `[SIZE]` (2).
-    case indexSymbol(UInt8)
+    /// `( receiver -- value )` `[FIRST]`, `[LAST]` or `[SIZE]`.
+    case indexSymbol(IndexSymbol)
     /// `( receiver index -- value )` `receiver[index]`.
     case index
     /// `( value type -- value )` `CAST(value, type)`.
     case cast
-    /// `( a b -- set )` `UNION` (0), `INTERSECTION` (1) or `MINUS` (2).
-    case setOperation(UInt8)
+    /// `( a b -- set )` `UNION`, `INTERSECTION` or `MINUS`.
+    case setOperation(SetOperator)
     /// `( bool -- bool )` Logical negation.
     case not
 
@@ -122,7 +126,8 @@ public enum Instruction: Hashable, Sendable {
     case returnRules
 }
 
-/// The opcodes, one per ``Instruction`` case: the first byte of an encoded instruction.
+/// The opcodes, one per ``Instruction`` case: the first byte of an encoded instruction. Their
+/// numbers are part of the serialized format.
 public enum Opcode: UInt8, CaseIterable, Sendable {
     case pushConstant, pushSelf, loadVariable, storeVariable, loadKeyPath, loadSelfKeyPath
     case compare, callFunction, invoke, makeArray, indexSymbol, index, cast, setOperation, not
@@ -174,171 +179,275 @@ extension Instruction {
         }
     }
 
-    /// The three operand bytes, little-endian for 16-bit operands.
-    public var operands: (UInt8, UInt8, UInt8) {
-        func wide(_ value: UInt16, _ third: UInt8 = 0) -> (UInt8, UInt8, UInt8) {
-            (UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8), third)
-        }
-        func offset(_ value: Int16, _ third: UInt8 = 0) -> (UInt8, UInt8, UInt8) {
-            wide(UInt16(bitPattern: value), third)
-        }
+    /// The instruction's row of the table.
+    public var facts: InstructionFacts { opcode.facts }
+
+    /// The operands' values, in the order of the row's ``InstructionFacts/operands``.
+    public var operandValues: OperandValues {
         switch self {
         case .pushConstant(let k), .loadVariable(let k), .storeVariable(let k), .loadKeyPath(let k),
             .loadSelfKeyPath(let k), .makeArray(let k), .fail(let k), .memoStore(let k), .ruleEnd(let k),
             .test(let k):
-            return wide(k)
+            return OperandValues(Int(k))
         case .testAnd(let d, let site), .testOr(let d, let site):
-            return offset(d, site)
+            return OperandValues(Int(site), Int(d))
         case .callFunction(let s, let arity), .invoke(let s, let arity):
-            return wide(s, arity)
+            return OperandValues(Int(s), Int(arity))
         case .compare(let op, let options, let quantifier):
-            return (op, options, quantifier)
-        case .indexSymbol(let symbol), .setOperation(let symbol):
-            return (symbol, 0, 0)
+            return OperandValues(Int(quantifier.code), Int(op.code), Int(options.rawValue))
+        case .indexSymbol(let symbol):
+            return OperandValues(Int(symbol.rawValue))
+        case .setOperation(let op):
+            return OperandValues(Int(op.code))
         case .jump(let d), .jumpIfFalse(let d), .jumpIfFalseOrPop(let d), .jumpIfTrueOrPop(let d), .jumpIfNil(let d),
             .subqueryNext(let d), .subqueryCollect(let d):
-            return offset(d)
+            return OperandValues(Int(d))
         case .subqueryBegin(let exit, let variable):
-            return offset(exit, variable)
+            return OperandValues(Int(variable), Int(exit))
         case .memoLoad(let skip, let slot):
-            return offset(skip, slot)
-        case .pushSelf, .index, .cast, .not, .saveVariables, .restoreVariables, .returnBool,
-            .returnValue, .returnRules:
-            return (0, 0, 0)
+            return OperandValues(Int(slot), Int(skip))
+        case .pushSelf, .index, .cast, .not, .saveVariables, .restoreVariables, .returnBool, .returnValue,
+            .returnRules:
+            return OperandValues()
         }
     }
 
-    /// The instruction encoded by `opcode` and `operands`, or `nil` for an unknown opcode.
-    public init?(opcode rawOpcode: UInt8, operands: (UInt8, UInt8, UInt8)) {
-        guard let opcode = Opcode(rawValue: rawOpcode) else { return nil }
-        let wide = UInt16(operands.0) | UInt16(operands.1) << 8
-        let offset = Int16(bitPattern: wide)
+    /// The instruction of `opcode` with operand `values` (in the row's order), or `nil` when a
+    /// value does not fit its operand or names no sub-code (an ``IndexSymbol`` of 7).
+    public init?(opcode: Opcode, values: OperandValues) {
+        let (a, b, c) = (values[0], values[1], values[2])
         switch opcode {
-        case .pushConstant: self = .pushConstant(wide)
+        case .pushConstant:
+            guard let k = UInt16(exactly: a) else { return nil }
+            self = .pushConstant(k)
         case .pushSelf: self = .pushSelf
-        case .loadVariable: self = .loadVariable(wide)
-        case .storeVariable: self = .storeVariable(wide)
-        case .loadKeyPath: self = .loadKeyPath(wide)
-        case .loadSelfKeyPath: self = .loadSelfKeyPath(wide)
-        case .compare: self = .compare(op: operands.0, options: operands.1, quantifier: operands.2)
-        case .callFunction: self = .callFunction(wide, arity: operands.2)
-        case .invoke: self = .invoke(wide, arity: operands.2)
-        case .makeArray: self = .makeArray(wide)
-        case .indexSymbol: self = .indexSymbol(operands.0)
+        case .loadVariable:
+            guard let v = UInt16(exactly: a) else { return nil }
+            self = .loadVariable(v)
+        case .storeVariable:
+            guard let v = UInt16(exactly: a) else { return nil }
+            self = .storeVariable(v)
+        case .loadKeyPath:
+            guard let p = UInt16(exactly: a) else { return nil }
+            self = .loadKeyPath(p)
+        case .loadSelfKeyPath:
+            guard let p = UInt16(exactly: a) else { return nil }
+            self = .loadSelfKeyPath(p)
+        case .compare:
+            guard let quantifier = Quantifier(code: a), let op = ComparisonOperator(code: b),
+                let options = UInt8(exactly: c)
+            else { return nil }
+            self = .compare(op: op, options: ComparisonOptions(rawValue: options), quantifier: quantifier)
+        case .callFunction:
+            guard let s = UInt16(exactly: a), let arity = UInt8(exactly: b) else { return nil }
+            self = .callFunction(s, arity: arity)
+        case .invoke:
+            guard let s = UInt16(exactly: a), let arity = UInt8(exactly: b) else { return nil }
+            self = .invoke(s, arity: arity)
+        case .makeArray:
+            guard let n = UInt16(exactly: a) else { return nil }
+            self = .makeArray(n)
+        case .indexSymbol:
+            guard let raw = UInt8(exactly: a), let symbol = IndexSymbol(rawValue: raw) else { return nil }
+            self = .indexSymbol(symbol)
         case .index: self = .index
         case .cast: self = .cast
-        case .setOperation: self = .setOperation(operands.0)
+        case .setOperation:
+            guard let op = SetOperator(code: a) else { return nil }
+            self = .setOperation(op)
         case .not: self = .not
-        case .test: self = .test(wide)
-        case .testAnd: self = .testAnd(offset, site: operands.2)
-        case .testOr: self = .testOr(offset, site: operands.2)
-        case .jump: self = .jump(offset)
-        case .jumpIfFalse: self = .jumpIfFalse(offset)
-        case .jumpIfFalseOrPop: self = .jumpIfFalseOrPop(offset)
-        case .jumpIfTrueOrPop: self = .jumpIfTrueOrPop(offset)
-        case .jumpIfNil: self = .jumpIfNil(offset)
+        case .test:
+            guard let s = UInt16(exactly: a) else { return nil }
+            self = .test(s)
+        case .testAnd:
+            guard let site = UInt8(exactly: a), let d = Int16(exactly: b) else { return nil }
+            self = .testAnd(d, site: site)
+        case .testOr:
+            guard let site = UInt8(exactly: a), let d = Int16(exactly: b) else { return nil }
+            self = .testOr(d, site: site)
+        case .jump:
+            guard let d = Int16(exactly: a) else { return nil }
+            self = .jump(d)
+        case .jumpIfFalse:
+            guard let d = Int16(exactly: a) else { return nil }
+            self = .jumpIfFalse(d)
+        case .jumpIfFalseOrPop:
+            guard let d = Int16(exactly: a) else { return nil }
+            self = .jumpIfFalseOrPop(d)
+        case .jumpIfTrueOrPop:
+            guard let d = Int16(exactly: a) else { return nil }
+            self = .jumpIfTrueOrPop(d)
+        case .jumpIfNil:
+            guard let d = Int16(exactly: a) else { return nil }
+            self = .jumpIfNil(d)
         case .saveVariables: self = .saveVariables
         case .restoreVariables: self = .restoreVariables
-        case .subqueryBegin: self = .subqueryBegin(exit: offset, variable: operands.2)
-        case .subqueryNext: self = .subqueryNext(offset)
-        case .subqueryCollect: self = .subqueryCollect(offset)
+        case .subqueryBegin:
+            guard let variable = UInt8(exactly: a), let exit = Int16(exactly: b) else { return nil }
+            self = .subqueryBegin(exit: exit, variable: variable)
+        case .subqueryNext:
+            guard let d = Int16(exactly: a) else { return nil }
+            self = .subqueryNext(d)
+        case .subqueryCollect:
+            guard let d = Int16(exactly: a) else { return nil }
+            self = .subqueryCollect(d)
         case .returnBool: self = .returnBool
         case .returnValue: self = .returnValue
-        case .fail: self = .fail(wide)
-        case .memoLoad: self = .memoLoad(skip: offset, slot: operands.2)
-        case .memoStore: self = .memoStore(wide)
-        case .ruleEnd: self = .ruleEnd(wide)
+        case .fail:
+            guard let k = UInt16(exactly: a) else { return nil }
+            self = .fail(k)
+        case .memoLoad:
+            guard let slot = UInt8(exactly: a), let skip = Int16(exactly: b) else { return nil }
+            self = .memoLoad(skip: skip, slot: slot)
+        case .memoStore:
+            guard let m = UInt16(exactly: a) else { return nil }
+            self = .memoStore(m)
+        case .ruleEnd:
+            guard let r = UInt16(exactly: a) else { return nil }
+            self = .ruleEnd(r)
         case .returnRules: self = .returnRules
         }
     }
 
-    /// How many values the instruction pops and pushes on the fall-through path (a jump taken by
-    /// `jumpIfFalseOrPop`/`jumpIfTrueOrPop`/`jumpIfNil`/`subqueryBegin` keeps one more; the
-    /// verifier checks both paths).
-    public var stackEffect: (pops: Int, pushes: Int) {
-        switch self {
-        case .pushConstant, .pushSelf, .loadVariable, .loadSelfKeyPath, .test: return (0, 1)
-        case .testAnd, .testOr: return (0, 0)
-        case .storeVariable, .loadKeyPath, .indexSymbol, .not, .jumpIfNil, .memoStore: return (1, 1)
-        case .compare, .index, .cast, .setOperation: return (2, 1)
-        case .callFunction(_, let arity): return (Int(arity), 1)
-        case .invoke(_, let arity): return (Int(arity) + 1, 1)
-        case .makeArray(let count): return (Int(count), 1)
-        case .jump, .saveVariables, .restoreVariables, .subqueryNext, .fail, .memoLoad, .returnRules: return (0, 0)
-        case .jumpIfFalse, .jumpIfFalseOrPop, .jumpIfTrueOrPop, .subqueryBegin, .subqueryCollect, .returnBool,
-            .returnValue, .ruleEnd:
-            return (1, 0)
-        }
+    /// The three operand bytes, laid out as the row says.
+    public var operands: (UInt8, UInt8, UInt8) {
+        var bytes: (UInt8, UInt8, UInt8) = (0, 0, 0)
+        let values = operandValues
+        for (position, operand) in facts.operands.enumerated() { operand.write(values[position], into: &bytes) }
+        return bytes
     }
 
-    /// Stack effect when the jump is taken, for instructions whose two paths differ.
-    public var takenStackEffect: (pops: Int, pushes: Int)? {
-        switch self {
-        case .jumpIfFalseOrPop, .jumpIfTrueOrPop, .jumpIfNil, .subqueryBegin: return (1, 1)
-        case .subqueryNext, .memoLoad, .testAnd, .testOr: return (0, 1)
-        case .jump, .jumpIfFalse, .subqueryCollect: return stackEffect
-        default: return nil
-        }
+    /// The instruction encoded by `opcode` and `operands`, or `nil` for an unknown opcode or an
+    /// operand that names no sub-code. Bytes no operand occupies are ignored here; the loader
+    /// refuses them by re-encoding.
+    public init?(opcode rawOpcode: UInt8, operands: (UInt8, UInt8, UInt8)) {
+        guard let opcode = Opcode(rawValue: rawOpcode) else { return nil }
+        var values = OperandValues()
+        for (position, operand) in opcode.facts.operands.enumerated() { values[position] = operand.read(operands) }
+        self.init(opcode: opcode, values: values)
+    }
+
+    /// How many values the instruction pops and pushes on the fall-through path (or as it ends).
+    public var stackEffect: (pops: Int, pushes: Int) { resolve(facts.stack) }
+
+    /// Stack effect when the jump is taken; `nil` for an instruction that does not jump.
+    public var takenStackEffect: (pops: Int, pushes: Int)? { facts.taken.map(resolve) }
+
+    private func resolve(_ effect: StackEffect) -> (pops: Int, pushes: Int) {
+        guard effect.popsOperand else { return (effect.pops, effect.pushes) }
+        let facts = self.facts
+        let counted = facts.position(of: .arity) ?? facts.position(of: .count)
+        return (effect.pops + (counted.map { operandValues[$0] } ?? 0), effect.pushes)
     }
 
     /// The relative jump offset, for instructions that jump.
     public var jumpOffset: Int16? {
-        switch self {
-        case .jump(let d), .jumpIfFalse(let d), .jumpIfFalseOrPop(let d), .jumpIfTrueOrPop(let d), .jumpIfNil(let d),
-            .subqueryNext(let d), .subqueryCollect(let d), .subqueryBegin(let d, _), .memoLoad(let d, _),
-            .testAnd(let d, _), .testOr(let d, _):
-            return d
-        default:
-            return nil
-        }
+        guard let position = facts.position(of: .jump) else { return nil }
+        return Int16(exactly: operandValues[position])
     }
 
     /// Whether execution never falls through to the next instruction.
-    public var endsBlock: Bool {
-        switch self {
-        case .jump, .subqueryCollect, .returnBool, .returnValue, .fail, .returnRules: return true
-        default: return false
+    public var endsBlock: Bool { !facts.fallsThrough }
+
+    /// The mnemonic the disassembler prints.
+    public var mnemonic: String { facts.mnemonic }
+
+    /// The comparison site a `TEST`, `TEST_AND` or `TEST_OR` evaluates.
+    public var comparisonSite: Int? { facts.position(of: .site).map { operandValues[$0] } }
+
+    /// The same jump with offset `d`; `nil` for an instruction that does not jump.
+    func withJumpOffset(_ d: Int16) -> Instruction? {
+        guard let position = facts.position(of: .jump) else { return nil }
+        var values = operandValues
+        values[position] = Int(d)
+        return Instruction(opcode: opcode, values: values)
+    }
+}
+
+/// An instruction's operand values, at most three, in its row's order: a fixed-size value, so
+/// that reading them allocates nothing.
+public struct OperandValues: Hashable, Sendable {
+    private var storage: (Int, Int, Int)
+
+    /// Values `a`, `b` and `c` (the ones an instruction does not have are 0).
+    public init(_ a: Int = 0, _ b: Int = 0, _ c: Int = 0) { storage = (a, b, c) }
+
+    /// Value `position` (0, 1 or 2; anything else reads 0 and is not written).
+    public subscript(position: Int) -> Int {
+        get {
+            switch position {
+            case 0: return storage.0
+            case 1: return storage.1
+            case 2: return storage.2
+            default: return 0
+            }
+        }
+        set {
+            switch position {
+            case 0: storage.0 = newValue
+            case 1: storage.1 = newValue
+            case 2: storage.2 = newValue
+            default: break
+            }
         }
     }
 
-    /// The mnemonic the disassembler prints.
-    public var mnemonic: String {
-        switch opcode {
-        case .pushConstant: return "PUSH_CONST"
-        case .pushSelf: return "PUSH_SELF"
-        case .loadVariable: return "LOAD_VAR"
-        case .storeVariable: return "STORE_VAR"
-        case .loadKeyPath: return "KEYPATH"
-        case .loadSelfKeyPath: return "SELF_KEYPATH"
-        case .compare: return "CMP"
-        case .callFunction: return "CALL"
-        case .invoke: return "INVOKE"
-        case .makeArray: return "MAKE_ARRAY"
-        case .indexSymbol: return "INDEX_SYM"
-        case .index: return "INDEX"
-        case .cast: return "CAST"
-        case .setOperation: return "SET_OP"
-        case .not: return "NOT"
-        case .test: return "TEST"
-        case .testAnd: return "TEST_AND"
-        case .testOr: return "TEST_OR"
-        case .jump: return "JUMP"
-        case .jumpIfFalse: return "JUMP_IF_FALSE"
-        case .jumpIfFalseOrPop: return "JUMP_IF_FALSE_OR_POP"
-        case .jumpIfTrueOrPop: return "JUMP_IF_TRUE_OR_POP"
-        case .jumpIfNil: return "JUMP_IF_NIL"
-        case .saveVariables: return "SAVE_VARS"
-        case .restoreVariables: return "RESTORE_VARS"
-        case .subqueryBegin: return "SUBQUERY_BEGIN"
-        case .subqueryNext: return "SUBQUERY_NEXT"
-        case .subqueryCollect: return "SUBQUERY_COLLECT"
-        case .returnBool: return "RETURN_BOOL"
-        case .returnValue: return "RETURN_VALUE"
-        case .fail: return "FAIL"
-        case .memoLoad: return "MEMO_LOAD"
-        case .memoStore: return "MEMO_STORE"
-        case .ruleEnd: return "RULE_END"
-        case .returnRules: return "RETURN_RULES"
-        }
+    /// Equal when all three values are.
+    public static func == (lhs: OperandValues, rhs: OperandValues) -> Bool {
+        lhs.storage == rhs.storage
     }
+
+    /// Hashes the three values.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(storage.0)
+        hasher.combine(storage.1)
+        hasher.combine(storage.2)
+    }
+}
+
+// The numbers of the operators' cases in operand bytes: their positions in `allCases`, part of
+// the serialized format like the opcodes.
+
+extension ComparisonOperator {
+    /// The operator's number in operand bytes.
+    public var code: UInt8 { codeOf(self) }
+    /// The operator numbered `code`.
+    public init?(code: Int) {
+        guard let value = caseNumbered(code, of: Self.self) else { return nil }
+        self = value
+    }
+}
+
+extension Quantifier {
+    /// The quantifier's number in operand bytes: direct 0, `ANY` 1, `ALL` 2.
+    public var code: UInt8 { codeOf(self) }
+    /// The quantifier numbered `code`.
+    public init?(code: Int) {
+        guard let value = caseNumbered(code, of: Self.self) else { return nil }
+        self = value
+    }
+}
+
+extension SetOperator {
+    /// The operator's number in operand bytes: `UNION` 0, `INTERSECTION` 1, `MINUS` 2.
+    public var code: UInt8 { codeOf(self) }
+    /// The operator numbered `code`.
+    public init?(code: Int) {
+        guard let value = caseNumbered(code, of: Self.self) else { return nil }
+        self = value
+    }
+}
+
+private func codeOf<T: CaseIterable & Equatable>(_ value: T) -> UInt8 {
+    var code: UInt8 = 0
+    for candidate in T.allCases {
+        if candidate == value { return code }
+        code &+= 1
+    }
+    return code
+}
+
+private func caseNumbered<T: CaseIterable>(_ code: Int, of _: T.Type) -> T? {
+    guard code >= 0 else { return nil }
+    return T.allCases.dropFirst(code).first
 }

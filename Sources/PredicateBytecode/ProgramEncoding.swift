@@ -157,6 +157,11 @@ public struct ProgramLoadError: Error, Hashable, Sendable, CustomStringConvertib
         case invalidKind(UInt8)
         /// Instruction `instruction` has an opcode no ``Opcode`` has.
         case unknownOpcode(UInt8, instruction: Int)
+        /// Instruction `instruction` has an operand that names nothing (an `INDEX_SYM` of 7, a
+        /// `CMP` operator past the last).
+        case invalidOperand(instruction: Int)
+        /// A comparison site's operator or quantifier number that names none.
+        case invalidOperatorCode(UInt8)
         /// Instruction `instruction` has non-zero bytes where its opcode has no operand: every
         /// program has exactly one encoding.
         case nonCanonicalOperands(instruction: Int)
@@ -218,6 +223,8 @@ public struct ProgramLoadError: Error, Hashable, Sendable, CustomStringConvertib
         case .numberOutOfRange(let number): return "number \(number) is out of range"
         case .invalidKind(let kind): return "invalid program kind \(kind)"
         case .unknownOpcode(let opcode, let instruction): return "instruction \(instruction): unknown opcode \(opcode)"
+        case .invalidOperand(let instruction): return "instruction \(instruction): an operand names nothing"
+        case .invalidOperatorCode(let code): return "comparison site: operator or quantifier \(code) names nothing"
         case .nonCanonicalOperands(let instruction): return "instruction \(instruction): unused operand bytes are set"
         case .invalidValueTag(let tag): return "invalid constant tag \(tag)"
         case .invalidKeyComponentTag(let tag): return "invalid key-path component tag \(tag)"
@@ -298,7 +305,7 @@ extension Program {
                 }
                 writer.varint(UInt64(site.keyPath))
                 writer.varint(UInt64(site.constant))
-                writer.bytes([site.op, site.options, site.quantifier])
+                writer.bytes([site.op.code, site.options.rawValue, site.quantifier.code])
                 writer.varint(UInt64(clamping: site.keyPathRange.lowerBound))
                 writer.varint(UInt64(clamping: site.keyPathRange.upperBound))
             }
@@ -659,8 +666,11 @@ struct ByteReader {
             let start = position
             let raw = try take(4)
             let operands = (raw[start + 1], raw[start + 2], raw[start + 3])
-            guard let instruction = Instruction(opcode: raw[start], operands: operands) else {
+            guard Opcode(rawValue: raw[start]) != nil else {
                 throw error(.unknownOpcode(raw[start], instruction: index), at: start)
+            }
+            guard let instruction = Instruction(opcode: raw[start], operands: operands) else {
+                throw error(.invalidOperand(instruction: index), at: start)
             }
             guard instruction.operands == operands else {
                 throw error(.nonCanonicalOperands(instruction: index), at: start)
@@ -707,9 +717,17 @@ struct ByteReader {
         }
         let keyPath = try index16()
         let constant = try index16()
-        let op = try byte()
-        let options = try byte()
-        let quantifier = try byte()
+        let opStart = position
+        let opCode = try byte()
+        guard let op = ComparisonOperator(code: Int(opCode)) else {
+            throw error(.invalidOperatorCode(opCode), at: opStart)
+        }
+        let options = ComparisonOptions(rawValue: try byte())
+        let quantifierStart = position
+        let quantifierCode = try byte()
+        guard let quantifier = Quantifier(code: Int(quantifierCode)) else {
+            throw error(.invalidOperatorCode(quantifierCode), at: quantifierStart)
+        }
         return ComparisonSite(
             receiver: receiver, keyPath: keyPath, constant: constant, op: op, options: options, quantifier: quantifier,
             keyPathRange: try sourceRange())

@@ -26,16 +26,8 @@ public struct VerificationError: Error, Hashable, Sendable, CustomStringConverti
         case variableOutOfRange(index: Int, count: Int)
         /// A `CALL`/`INVOKE` selector or a `FAIL` message that is not a string constant.
         case notAStringConstant(index: Int)
-        /// A `CMP` operator index that names no ``ComparisonOperator``.
-        case invalidComparisonOperator(UInt8)
-        /// A `CMP` quantifier other than direct (0), ANY (1) or ALL (2).
-        case invalidQuantifier(UInt8)
         /// `CMP` option bits outside the defined `[cdnlw]` set (0x1F).
         case invalidComparisonOptions(UInt8)
-        /// An `INDEX_SYM` other than FIRST (0), LAST (1) or SIZE (2).
-        case invalidIndexSymbol(UInt8)
-        /// A `SET_OP` other than UNION (0), INTERSECTION (1) or MINUS (2).
-        case invalidSetOperation(UInt8)
         /// A jump whose target is not an instruction of the code.
         case jumpOutOfRange(target: Int)
         /// A jump to itself or backwards from anything but `SUBQUERY_COLLECT`: a loop that
@@ -120,11 +112,7 @@ public struct VerificationError: Error, Hashable, Sendable, CustomStringConverti
             return "comparison site \(index) out of range (\(count) sites)"
         case .variableOutOfRange(let index, let count): return "variable \(index) out of range (\(count) variables)"
         case .notAStringConstant(let index): return "constant \(index) must be a string"
-        case .invalidComparisonOperator(let op): return "no comparison operator \(op)"
-        case .invalidQuantifier(let quantifier): return "no quantifier \(quantifier)"
         case .invalidComparisonOptions(let options): return "undefined comparison option bits \(options)"
-        case .invalidIndexSymbol(let symbol): return "no index symbol \(symbol)"
-        case .invalidSetOperation(let op): return "no set operation \(op)"
         case .jumpOutOfRange(let target): return "jump target \(target) is outside the code"
         case .backwardJump(let target): return "jumps back to \(target); only SUBQUERY_COLLECT may loop"
         case .collectTargetNotNext(let target):
@@ -169,11 +157,8 @@ public struct VerificationError: Error, Hashable, Sendable, CustomStringConverti
 /// depths and table indices instead of checking them on every instruction, and so that a program
 /// read from bytes (``Program/init(bytes:schemas:)``) cannot crash it.
 ///
-/// The checks derive from ``Instruction``'s metadata (``Instruction/stackEffect``,
-/// ``Instruction/takenStackEffect``, ``Instruction/jumpOffset``, ``Instruction/endsBlock``);
-/// what the metadata does not say (which table an operand indexes, which scopes an instruction
-/// opens or closes, which returns end which kind of program) is in exhaustive switches here, so
-/// a new instruction does not compile until the verifier knows about it.
+/// Every check derives from the instruction table (``Opcode/facts``): which table each operand
+/// indexes, stack effects, jumps, scopes and returns; nothing here switches over instructions.
 public enum Verifier {
     /// Verifies `program`: every operand in range, every jump inside the code, loops only in the
     /// `SUBQUERY` shape (so evaluation always ends), and on every path the stack neither
@@ -268,81 +253,60 @@ public enum Verifier {
 
     // MARK: - Operands
 
-    /// The per-instruction operand checks: which table each operand indexes is the one thing
-    /// about an instruction its metadata does not say.
+    /// Each operand checked against what its row says it names.
     private static func checkOperands(
         _ instruction: Instruction, at offset: Int, in program: Program
     ) throws(Fault) {
         try checkLoopShape(instruction, at: offset, in: program.code)
-        func constant(_ index: UInt16) throws(Fault) {
-            guard Int(index) < program.constants.count else {
-                throw Fault(.constantOutOfRange(index: Int(index), count: program.constants.count))
-            }
+        let facts = instruction.facts
+        if facts.ruleSetOnly, program.kind != .ruleSet { throw Fault(.ruleInstructionOutsideRuleSet) }
+        let values = instruction.operandValues
+        for (position, operand) in facts.operands.enumerated() {
+            try checkOperand(operand.kind, values[position], in: program)
         }
-        func string(_ index: UInt16) throws(Fault) {
-            try constant(index)
-            guard case .string = program.constants[Int(index)] else {
-                throw Fault(.notAStringConstant(index: Int(index)))
+        if case .compare(_, let options, _) = instruction { try checkOptions(options) }
+    }
+
+    private static func checkOperand(_ kind: OperandSpec.Kind, _ value: Int, in program: Program) throws(Fault) {
+        switch kind {
+        case .constant, .stringConstant:
+            guard value < program.constants.count else {
+                throw Fault(.constantOutOfRange(index: value, count: program.constants.count))
             }
-        }
-        func variable(_ index: Int) throws(Fault) {
-            guard index < program.variables.count else {
-                throw Fault(.variableOutOfRange(index: index, count: program.variables.count))
+            if kind == .stringConstant {
+                guard case .string = program.constants[value] else { throw Fault(.notAStringConstant(index: value)) }
             }
-        }
-        func keyPath(_ index: UInt16) throws(Fault) {
-            guard Int(index) < program.keyPaths.count else {
-                throw Fault(.keyPathOutOfRange(index: Int(index), count: program.keyPaths.count))
+        case .variable:
+            guard value < program.variables.count else {
+                throw Fault(.variableOutOfRange(index: value, count: program.variables.count))
             }
-        }
-        /// A comparison site's own operands, checked as the instructions it stands for would be.
-        func comparison(_ index: Int) throws(Fault) {
-            guard index < program.comparisons.count else {
-                throw Fault(.comparisonOutOfRange(index: index, count: program.comparisons.count))
+        case .keyPath:
+            guard value < program.keyPaths.count else {
+                throw Fault(.keyPathOutOfRange(index: value, count: program.keyPaths.count))
             }
-            let site = program.comparisons[index]
-            if case .variable(let slot) = site.receiver { try variable(Int(slot)) }
-            try keyPath(site.keyPath)
-            try constant(site.constant)
-            try checkOperands(
-                .compare(op: site.op, options: site.options, quantifier: site.quantifier), at: offset, in: program)
+        case .site:
+            // A site's own operands, checked as the instructions it stands for would be.
+            guard value < program.comparisons.count else {
+                throw Fault(.comparisonOutOfRange(index: value, count: program.comparisons.count))
+            }
+            let site = program.comparisons[value]
+            if case .variable(let slot) = site.receiver { try checkOperand(.variable, Int(slot), in: program) }
+            try checkOperand(.keyPath, Int(site.keyPath), in: program)
+            try checkOperand(.constant, Int(site.constant), in: program)
+            try checkOptions(site.options)
             guard site.keyPathRange.lowerBound >= 0, site.keyPathRange.lowerBound <= site.keyPathRange.upperBound
             else { throw Fault(.invalidSourceRange(site.keyPathRange)) }
+        case .jump:
+            break  // checkLoopShape
+        case .count, .arity, .memoSlot, .rule, .comparisonOperator, .comparisonOptions, .quantifier, .indexSymbol,
+            .setOperator:
+            break  // any value the payload can hold is valid; options bits are checked below
         }
-        switch instruction {
-        case .pushConstant(let index):
-            try constant(index)
-        case .loadVariable(let slot), .storeVariable(let slot):
-            try variable(Int(slot))
-        case .loadKeyPath(let index), .loadSelfKeyPath(let index):
-            try keyPath(index)
-        case .compare(let op, let options, let quantifier):
-            guard Int(op) < ComparisonOperator.allCases.count else { throw Fault(.invalidComparisonOperator(op)) }
-            guard Int(quantifier) < Quantifier.allCases.count else { throw Fault(.invalidQuantifier(quantifier)) }
-            guard options & ~0x1F == 0 else { throw Fault(.invalidComparisonOptions(options)) }
-        case .callFunction(let selector, _), .invoke(let selector, _):
-            try string(selector)
-        case .fail(let message):
-            try string(message)
-        case .indexSymbol(let symbol):
-            guard symbol < 3 else { throw Fault(.invalidIndexSymbol(symbol)) }
-        case .setOperation(let op):
-            guard Int(op) < SetOperator.allCases.count else { throw Fault(.invalidSetOperation(op)) }
-        case .subqueryBegin(_, let slot):
-            try variable(Int(slot))
-        case .ruleEnd, .returnRules:
-            guard program.kind == .ruleSet else { throw Fault(.ruleInstructionOutsideRuleSet) }
-        case .test(let site):
-            try comparison(Int(site))
-        case .testAnd(_, let site), .testOr(_, let site):
-            try comparison(Int(site))
-        case .memoLoad, .memoStore:
-            break
-        case .pushSelf, .makeArray, .index, .cast, .not, .jump, .jumpIfFalse, .jumpIfFalseOrPop, .jumpIfTrueOrPop,
-            .jumpIfNil, .saveVariables, .restoreVariables, .subqueryNext, .subqueryCollect, .returnBool,
-            .returnValue:
-            break
-        }
+    }
+
+    /// Option bits outside the defined `[cdnlw]` set name nothing.
+    private static func checkOptions(_ options: ComparisonOptions) throws(Fault) {
+        guard options.rawValue & ~0x1F == 0 else { throw Fault(.invalidComparisonOptions(options.rawValue)) }
     }
 
     /// Jump targets, and the shape that makes every loop a `SUBQUERY` loop: backward edges only
@@ -353,96 +317,19 @@ public enum Verifier {
     private static func checkLoopShape(
         _ instruction: Instruction, at offset: Int, in code: [Instruction]
     ) throws(Fault) {
-        let role = loopRole(of: instruction)
+        let role = instruction.facts.loopRole
         if role == .next {
-            guard offset > 0, loopRole(of: code[offset - 1]) == .begin else { throw Fault(.subqueryNextWithoutBegin) }
+            guard offset > 0, code[offset - 1].facts.loopRole == .begin else { throw Fault(.subqueryNextWithoutBegin) }
         }
         guard let jump = instruction.jumpOffset else { return }
         let target = offset + 1 + Int(jump)
         guard code.indices.contains(target) else { throw Fault(.jumpOutOfRange(target: target)) }
-        let targetRole = loopRole(of: code[target])
+        let targetRole = code[target].facts.loopRole
         if role == .collect {
             guard targetRole == .next else { throw Fault(.collectTargetNotNext(target: target)) }
         } else {
             guard target > offset else { throw Fault(.backwardJump(target: target)) }
             guard targetRole != .next else { throw Fault(.jumpToSubqueryNext(target: target)) }
-        }
-    }
-
-    /// The part an instruction plays in a `SUBQUERY` loop.
-    enum LoopRole {
-        case begin
-        case next
-        case collect
-        case none
-    }
-
-    static func loopRole(of instruction: Instruction) -> LoopRole {
-        switch instruction {
-        case .subqueryBegin: return .begin
-        case .subqueryNext: return .next
-        case .subqueryCollect: return .collect
-        case .pushConstant, .pushSelf, .loadVariable, .storeVariable, .loadKeyPath, .loadSelfKeyPath, .compare,
-            .callFunction, .invoke, .makeArray, .indexSymbol, .index, .cast, .setOperation, .not, .jump,
-            .jumpIfFalse, .jumpIfFalseOrPop, .jumpIfTrueOrPop, .jumpIfNil, .test, .testAnd, .testOr, .saveVariables,
-            .restoreVariables,
-            .returnBool, .returnValue, .fail, .memoLoad, .memoStore, .ruleEnd, .returnRules:
-            return .none
-        }
-    }
-
-    // MARK: - Scopes and returns
-
-    /// A run-time scope an instruction opens: a `SUBQUERY` loop (the machine's iterator stack)
-    /// or a `SAVE_VARS` (its saved-variables stack). Both must nest properly with each other.
-    enum ScopeKind: Hashable {
-        case subquery
-        case savedVariables
-    }
-
-    /// What an instruction does to the open scopes on one of its paths.
-    enum ScopeEffect {
-        case none
-        case open(ScopeKind)
-        case close(ScopeKind)
-        case requireInnermost(ScopeKind)
-    }
-
-    /// The scope effects of the fall-through and taken paths: not in the instruction metadata.
-    static func scopeEffects(of instruction: Instruction) -> (fallThrough: ScopeEffect, taken: ScopeEffect) {
-        switch instruction {
-        case .subqueryBegin: return (.open(.subquery), .none)
-        case .subqueryNext: return (.requireInnermost(.subquery), .close(.subquery))
-        case .subqueryCollect: return (.requireInnermost(.subquery), .requireInnermost(.subquery))
-        case .saveVariables: return (.open(.savedVariables), .none)
-        case .restoreVariables: return (.close(.savedVariables), .none)
-        case .pushConstant, .pushSelf, .loadVariable, .storeVariable, .loadKeyPath, .loadSelfKeyPath, .compare,
-            .callFunction, .invoke, .makeArray, .indexSymbol, .index, .cast, .setOperation, .not, .jump,
-            .jumpIfFalse, .jumpIfFalseOrPop, .jumpIfTrueOrPop, .jumpIfNil, .test, .testAnd, .testOr, .returnBool,
-            .returnValue, .fail,
-            .memoLoad, .memoStore, .ruleEnd, .returnRules:
-            return (.none, .none)
-        }
-    }
-
-    /// How an instruction that neither falls through nor jumps ends evaluation.
-    enum Termination {
-        case returns(Program.Kind)
-        case fails
-    }
-
-    static func termination(of instruction: Instruction) -> Termination? {
-        switch instruction {
-        case .returnBool: return .returns(.predicate)
-        case .returnValue: return .returns(.expression)
-        case .returnRules: return .returns(.ruleSet)
-        case .fail: return .fails
-        case .pushConstant, .pushSelf, .loadVariable, .storeVariable, .loadKeyPath, .loadSelfKeyPath, .compare,
-            .callFunction, .invoke, .makeArray, .indexSymbol, .index, .cast, .setOperation, .not, .jump,
-            .jumpIfFalse, .jumpIfFalseOrPop, .jumpIfTrueOrPop, .jumpIfNil, .test, .testAnd, .testOr, .saveVariables,
-            .restoreVariables,
-            .subqueryBegin, .subqueryNext, .subqueryCollect, .memoLoad, .memoStore, .ruleEnd:
-            return nil
         }
     }
 }
@@ -470,7 +357,7 @@ private struct Flow {
     /// An open scope: its kind, the scopes around it, and the instruction that opened it, so
     /// that two loops (or one loop entered twice) are never mistaken for each other at a join.
     struct ScopeNode: Hashable {
-        var kind: Verifier.ScopeKind
+        var kind: ScopeKind
         var parent: Int
         var openedAt: Int
     }
@@ -504,7 +391,7 @@ private struct Flow {
 
     mutating func step(_ offset: Int, _ state: FlowState) throws(Fault) {
         let instruction = program.code[offset]
-        let effects = Verifier.scopeEffects(of: instruction)
+        let effects = instruction.facts.scopes
         if let jump = instruction.jumpOffset {
             let after = try apply(
                 instruction.takenStackEffect ?? instruction.stackEffect, effects.taken, to: state, at: offset)
@@ -521,7 +408,7 @@ private struct Flow {
             try reach(offset + 1, with: after)
         } else if instruction.jumpOffset == nil {
             let after = try apply(instruction.stackEffect, effects.fallThrough, to: state, at: offset)
-            switch Verifier.termination(of: instruction) {
+            switch instruction.facts.ends {
             case .returns(let kind):
                 guard kind == program.kind else { throw Fault(.wrongReturn(expected: program.kind)) }
                 guard after.scope == 0 else { throw Fault(.unclosedScopeAtReturn) }
@@ -547,7 +434,7 @@ private struct Flow {
     }
 
     mutating func apply(
-        _ effect: (pops: Int, pushes: Int), _ scopeEffect: Verifier.ScopeEffect, to state: FlowState, at offset: Int
+        _ effect: (pops: Int, pushes: Int), _ scopeEffect: ScopeEffect, to state: FlowState, at offset: Int
     ) throws(Fault) -> FlowState {
         guard effect.pops <= state.depth else { throw Fault(.stackUnderflow(depth: state.depth, pops: effect.pops)) }
         let depth = state.depth - effect.pops + effect.pushes
@@ -558,7 +445,7 @@ private struct Flow {
     }
 
     mutating func applyScope(
-        _ effect: Verifier.ScopeEffect, to scope: Int, at offset: Int
+        _ effect: ScopeEffect, to scope: Int, at offset: Int
     ) throws(Fault) -> Int {
         switch effect {
         case .none:
@@ -583,7 +470,7 @@ private struct Flow {
         }
     }
 
-    func mismatch(_ kind: Verifier.ScopeKind) -> Fault {
+    func mismatch(_ kind: ScopeKind) -> Fault {
         switch kind {
         case .subquery: return Fault(.subqueryNotOpen)
         case .savedVariables: return Fault(.restoreWithoutSave)

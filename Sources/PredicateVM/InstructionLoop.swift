@@ -64,13 +64,7 @@ extension VirtualMachine {
         case .compare(let op, let options, let quantifier):
             let rhs = pop()
             let lhs = pop()
-            guard Int(op) < Self.operators.count, Int(quantifier) < Self.quantifiers.count else {
-                throw malformed("no comparison operator \(op)")
-            }
-            pushBool(
-                try compare(
-                    Self.operators[Int(op)], lhs, rhs, Self.quantifiers[Int(quantifier)],
-                    ComparisonOptions(rawValue: options)))
+            pushBool(try compare(op, lhs, rhs, quantifier, options))
         case .callFunction(let selector, let arity):
             let arguments = popArguments(Int(arity))
             try charge(EvaluationCost.call(arguments))
@@ -86,7 +80,12 @@ extension VirtualMachine {
             push(.array(elements.map(\.asCollectionElement)))
         case .indexSymbol(let symbol):
             let receiver = pop()
-            let spec: CollectionOperations.IndexValue = symbol == 0 ? .first : symbol == 1 ? .last : .size
+            let spec: CollectionOperations.IndexValue
+            switch symbol {
+            case .first: spec = .first
+            case .last: spec = .last
+            case .size: spec = .size
+            }
             push(try CollectionOperations.index(receiver, spec))
         case .index:
             let index = pop()
@@ -99,9 +98,8 @@ extension VirtualMachine {
         case .setOperation(let op):
             let rhs = pop()
             let lhs = pop()
-            guard Int(op) < Self.setOperators.count else { throw malformed("no set operator \(op)") }
             try charge(EvaluationCost.setOperation(lhs, rhs))
-            let result = try CollectionOperations.setOperation(Self.setOperators[Int(op)], lhs, rhs)
+            let result = try CollectionOperations.setOperation(op, lhs, rhs)
             if case .set(let members) = result { try environment.limits.checkCollection(count: members.count) }
             push(result)
         case .not:

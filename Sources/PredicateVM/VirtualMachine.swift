@@ -74,10 +74,6 @@ public struct VirtualMachine: Sendable {
     /// Steps left in this evaluation before ``EvaluationLimits/maximumSteps`` is spent.
     var steps = 0
 
-    static let operators = ComparisonOperator.allCases
-    static let quantifiers = Quantifier.allCases
-    static let setOperators = SetOperator.allCases
-
     /// A machine for `program`, which must have been compiled or verified.
     public init(program: Program, environment: EvaluationEnvironment = EvaluationEnvironment()) {
         self.program = program
@@ -117,12 +113,10 @@ public struct VirtualMachine: Sendable {
         var memoCount = 0
         var ruleCount = 0
         for instruction in code {
-            switch instruction {
-            case .memoLoad(_, let slot): memoCount = max(memoCount, Int(slot) + 1)
-            case .memoStore(let slot): memoCount = max(memoCount, Int(slot) + 1)
-            case .ruleEnd(let rule): ruleCount = max(ruleCount, Int(rule) + 1)
-            default: break
-            }
+            let facts = instruction.facts
+            let values = instruction.operandValues
+            if let slot = facts.position(of: .memoSlot) { memoCount = max(memoCount, values[slot] + 1) }
+            if let rule = facts.position(of: .rule) { ruleCount = max(ruleCount, values[rule] + 1) }
         }
         memoValues = Array(repeating: .nil, count: memoCount)
         memoStamps = Array(repeating: 0, count: memoCount)

@@ -37,6 +37,11 @@ struct MalformedBytes: Sendable, CustomTestStringConvertible {
 
     /// A serialized program that decodes but does not verify.
     static func unverified(_ program: Program) -> [UInt8] { (try? program.serialized()) ?? [] }
+    /// `SELF[FIRST]`-like code: byte 6 of the code payload is `INDEX_SYM`'s symbol.
+    static let indexBase = unverified(Support.program([.pushSelf, .indexSymbol(.first), .returnBool]))
+    /// Byte 10 of the code payload is `CMP`'s operator.
+    static let compareBase = unverified(
+        Support.program([.pushSelf, .pushSelf, .compare(op: .equal, options: [], quantifier: .direct), .returnBool]))
 
     static func failing(_ instruction: Int?, _ problem: VerificationError.Problem) -> ProgramLoadError.Reason {
         .verificationFailed(VerificationError(instruction: instruction, problem))
@@ -91,6 +96,16 @@ struct MalformedBytes: Sendable, CustomTestStringConvertible {
             bytes: Support.replacing(
                 .code, with: patched(Support.payload(.code, in: selfBase), at: 3, to: 1), in: selfBase),
             expected: .nonCanonicalOperands(instruction: 0)),
+        MalformedBytes(
+            name: "index symbol that names nothing",
+            bytes: Support.replacing(
+                .code, with: patched(Support.payload(.code, in: indexBase), at: 6, to: 3), in: indexBase),
+            expected: .invalidOperand(instruction: 1)),
+        MalformedBytes(
+            name: "comparison operator that names nothing",
+            bytes: Support.replacing(
+                .code, with: patched(Support.payload(.code, in: compareBase), at: 10, to: 200), in: compareBase),
+            expected: .invalidOperand(instruction: 2)),
         MalformedBytes(
             name: "lying section length", bytes: Support.sealed([ProgramSection.kind.rawValue, 0xFF, 0xFF, 0x03, 0]),
             expected: .lengthOutOfBounds(length: 65535, available: 1)),
@@ -219,7 +234,7 @@ struct MalformedBytes: Sendable, CustomTestStringConvertible {
             name: "stack deeper than declared",
             bytes: unverified(
                 Support.program(
-                    [.pushSelf, .pushSelf, .compare(op: 0, options: 0, quantifier: 0), .returnBool],
+                    [.pushSelf, .pushSelf, .compare(op: .equal, options: [], quantifier: .direct), .returnBool],
                     maximumStackDepth: 1)),
             expected: failing(1, .stackOverflow(depth: 2, maximum: 1))),
         MalformedBytes(

@@ -117,27 +117,12 @@ import Testing
             VerificationError(instruction: 0, .notAStringConstant(index: 0))
         ),
         (
-            "comparison operator",
-            Support.program([.pushSelf, .pushSelf, .compare(op: 200, options: 0, quantifier: 0), .returnBool]),
-            VerificationError(instruction: 2, .invalidComparisonOperator(200))
-        ),
-        (
-            "quantifier",
-            Support.program([.pushSelf, .pushSelf, .compare(op: 0, options: 0, quantifier: 3), .returnBool]),
-            VerificationError(instruction: 2, .invalidQuantifier(3))
-        ),
-        (
             "options",
-            Support.program([.pushSelf, .pushSelf, .compare(op: 0, options: 0x20, quantifier: 0), .returnBool]),
+            Support.program([
+                .pushSelf, .pushSelf,
+                .compare(op: .equal, options: ComparisonOptions(rawValue: 0x20), quantifier: .direct), .returnBool,
+            ]),
             VerificationError(instruction: 2, .invalidComparisonOptions(0x20))
-        ),
-        (
-            "index symbol", Support.program([.pushSelf, .indexSymbol(3), .returnBool]),
-            VerificationError(instruction: 1, .invalidIndexSymbol(3))
-        ),
-        (
-            "set operation", Support.program([.pushSelf, .pushSelf, .setOperation(3), .returnBool]),
-            VerificationError(instruction: 2, .invalidSetOperation(3))
         ),
         (
             "unreachable code is still checked", Support.program([.pushConstant(0), .returnBool, .pushConstant(7)]),
@@ -171,7 +156,7 @@ import Testing
         (
             "underflow",
             Support.program([
-                .pushConstant(0), .pushConstant(0), .compare(op: 0, options: 0, quantifier: 0), .not, .not,
+                .pushConstant(0), .pushConstant(0), .compare(op: .equal, options: [], quantifier: .direct), .not, .not,
                 .jumpIfFalse(0),
                 .returnBool,
             ]),

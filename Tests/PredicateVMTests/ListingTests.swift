@@ -94,7 +94,7 @@ import Testing
             ; predicate: SUBQUERY(fileproviderItems, $i, $i.isUploaded == YES AND $i.userInfo.rank != nil).@count > 0
             ; 10 instructions (40 bytes), 3 constants, 4 key paths, 2 comparisons, 1 variables, stack 2
             0000  SELF_KEYPATH          #0                  ; fileproviderItems                    1:10
-            0001  SUBQUERY_BEGIN        v0, +4              ; $i, exit → 0006                      1:1
+            0001  SUBQUERY_BEGIN        v0, +4              ; $i → 0006                            1:1
             0002  SUBQUERY_NEXT         +3                  ; → 0006                               1:1
             0003  TEST_AND              s0, +1              ; $i.isUploaded == YES → 0005          1:33
             0004  TEST                  s1                  ; $i.userInfo.rank != nil              1:58
@@ -111,19 +111,19 @@ import Testing
             ; rule set: documentSize > 10 AND isUploaded == NO
             ;   isUploaded == NO OR documentSize > 10
             ; 17 instructions (68 bytes), 2 constants, 2 key paths, 4 comparisons, 0 variables, stack 1
-            0000  MEMO_LOAD             m0, +2              ; computed: → 0003                     1:1
+            0000  MEMO_LOAD             m0, +2              ; → 0003                               1:1
             0001  TEST                  s0                  ; documentSize > 10                    1:1
             0002  MEMO_STORE            m0                  ;                                      1:1
             0003  JUMP_IF_FALSE_OR_POP  +3                  ; → 0007                               1:1
-            0004  MEMO_LOAD             m1, +2              ; computed: → 0007                     1:23
+            0004  MEMO_LOAD             m1, +2              ; → 0007                               1:23
             0005  TEST                  s1                  ; isUploaded == NO                     1:23
             0006  MEMO_STORE            m1                  ;                                      1:23
             0007  RULE_END              r0                  ;                                      1:1
-            0008  MEMO_LOAD             m1, +2              ; computed: → 0011                     2:1
+            0008  MEMO_LOAD             m1, +2              ; → 0011                               2:1
             0009  TEST                  s2                  ; isUploaded == NO                     2:1
             0010  MEMO_STORE            m1                  ;                                      2:1
             0011  JUMP_IF_TRUE_OR_POP   +3                  ; → 0015                               2:1
-            0012  MEMO_LOAD             m0, +2              ; computed: → 0015                     2:21
+            0012  MEMO_LOAD             m0, +2              ; → 0015                               2:21
             0013  TEST                  s3                  ; documentSize > 10                    2:21
             0014  MEMO_STORE            m0                  ;                                      2:21
             0015  RULE_END              r1                  ;                                      2:1
