@@ -216,97 +216,57 @@ extension Instruction {
     /// value does not fit its operand or names no sub-code (an ``IndexSymbol`` of 7).
     public init?(opcode: Opcode, values: OperandValues) {
         let (a, b, c) = (values[0], values[1], values[2])
+        // The first operand as each width it can have, and the second as a jump or an arity.
+        let wide = UInt16(exactly: a)
+        let offset = Int16(exactly: a)
+        let small = UInt8(exactly: a)
+        let link = Int16(exactly: b)
+        let arity = UInt8(exactly: b)
+        let instruction: Instruction?
         switch opcode {
-        case .pushConstant:
-            guard let k = UInt16(exactly: a) else { return nil }
-            self = .pushConstant(k)
-        case .pushSelf: self = .pushSelf
-        case .loadVariable:
-            guard let v = UInt16(exactly: a) else { return nil }
-            self = .loadVariable(v)
-        case .storeVariable:
-            guard let v = UInt16(exactly: a) else { return nil }
-            self = .storeVariable(v)
-        case .loadKeyPath:
-            guard let p = UInt16(exactly: a) else { return nil }
-            self = .loadKeyPath(p)
-        case .loadSelfKeyPath:
-            guard let p = UInt16(exactly: a) else { return nil }
-            self = .loadSelfKeyPath(p)
+        case .pushConstant: instruction = wide.map(Instruction.pushConstant)
+        case .pushSelf: instruction = .pushSelf
+        case .loadVariable: instruction = wide.map(Instruction.loadVariable)
+        case .storeVariable: instruction = wide.map(Instruction.storeVariable)
+        case .loadKeyPath: instruction = wide.map(Instruction.loadKeyPath)
+        case .loadSelfKeyPath: instruction = wide.map(Instruction.loadSelfKeyPath)
         case .compare:
             guard let quantifier = Quantifier(code: a), let op = ComparisonOperator(code: b),
                 let options = UInt8(exactly: c)
             else { return nil }
-            self = .compare(op: op, options: ComparisonOptions(rawValue: options), quantifier: quantifier)
-        case .callFunction:
-            guard let s = UInt16(exactly: a), let arity = UInt8(exactly: b) else { return nil }
-            self = .callFunction(s, arity: arity)
-        case .invoke:
-            guard let s = UInt16(exactly: a), let arity = UInt8(exactly: b) else { return nil }
-            self = .invoke(s, arity: arity)
-        case .makeArray:
-            guard let n = UInt16(exactly: a) else { return nil }
-            self = .makeArray(n)
-        case .indexSymbol:
-            guard let raw = UInt8(exactly: a), let symbol = IndexSymbol(rawValue: raw) else { return nil }
-            self = .indexSymbol(symbol)
-        case .index: self = .index
-        case .cast: self = .cast
-        case .setOperation:
-            guard let op = SetOperator(code: a) else { return nil }
-            self = .setOperation(op)
-        case .not: self = .not
-        case .test:
-            guard let s = UInt16(exactly: a) else { return nil }
-            self = .test(s)
-        case .testAnd:
-            guard let site = UInt8(exactly: a), let d = Int16(exactly: b) else { return nil }
-            self = .testAnd(d, site: site)
-        case .testOr:
-            guard let site = UInt8(exactly: a), let d = Int16(exactly: b) else { return nil }
-            self = .testOr(d, site: site)
-        case .jump:
-            guard let d = Int16(exactly: a) else { return nil }
-            self = .jump(d)
-        case .jumpIfFalse:
-            guard let d = Int16(exactly: a) else { return nil }
-            self = .jumpIfFalse(d)
-        case .jumpIfFalseOrPop:
-            guard let d = Int16(exactly: a) else { return nil }
-            self = .jumpIfFalseOrPop(d)
-        case .jumpIfTrueOrPop:
-            guard let d = Int16(exactly: a) else { return nil }
-            self = .jumpIfTrueOrPop(d)
-        case .jumpIfNil:
-            guard let d = Int16(exactly: a) else { return nil }
-            self = .jumpIfNil(d)
-        case .saveVariables: self = .saveVariables
-        case .restoreVariables: self = .restoreVariables
+            instruction = .compare(op: op, options: ComparisonOptions(rawValue: options), quantifier: quantifier)
+        case .callFunction: instruction = wide.flatMap { s in arity.map { .callFunction(s, arity: $0) } }
+        case .invoke: instruction = wide.flatMap { s in arity.map { .invoke(s, arity: $0) } }
+        case .makeArray: instruction = wide.map(Instruction.makeArray)
+        case .indexSymbol: instruction = small.flatMap(IndexSymbol.init(rawValue:)).map(Instruction.indexSymbol)
+        case .index: instruction = .index
+        case .cast: instruction = .cast
+        case .setOperation: instruction = SetOperator(code: a).map(Instruction.setOperation)
+        case .not: instruction = .not
+        case .test: instruction = wide.map(Instruction.test)
+        case .testAnd: instruction = small.flatMap { site in link.map { .testAnd($0, site: site) } }
+        case .testOr: instruction = small.flatMap { site in link.map { .testOr($0, site: site) } }
+        case .jump: instruction = offset.map(Instruction.jump)
+        case .jumpIfFalse: instruction = offset.map(Instruction.jumpIfFalse)
+        case .jumpIfFalseOrPop: instruction = offset.map(Instruction.jumpIfFalseOrPop)
+        case .jumpIfTrueOrPop: instruction = offset.map(Instruction.jumpIfTrueOrPop)
+        case .jumpIfNil: instruction = offset.map(Instruction.jumpIfNil)
+        case .saveVariables: instruction = .saveVariables
+        case .restoreVariables: instruction = .restoreVariables
         case .subqueryBegin:
-            guard let variable = UInt8(exactly: a), let exit = Int16(exactly: b) else { return nil }
-            self = .subqueryBegin(exit: exit, variable: variable)
-        case .subqueryNext:
-            guard let d = Int16(exactly: a) else { return nil }
-            self = .subqueryNext(d)
-        case .subqueryCollect:
-            guard let d = Int16(exactly: a) else { return nil }
-            self = .subqueryCollect(d)
-        case .returnBool: self = .returnBool
-        case .returnValue: self = .returnValue
-        case .fail:
-            guard let k = UInt16(exactly: a) else { return nil }
-            self = .fail(k)
-        case .memoLoad:
-            guard let slot = UInt8(exactly: a), let skip = Int16(exactly: b) else { return nil }
-            self = .memoLoad(skip: skip, slot: slot)
-        case .memoStore:
-            guard let m = UInt16(exactly: a) else { return nil }
-            self = .memoStore(m)
-        case .ruleEnd:
-            guard let r = UInt16(exactly: a) else { return nil }
-            self = .ruleEnd(r)
-        case .returnRules: self = .returnRules
+            instruction = small.flatMap { slot in link.map { .subqueryBegin(exit: $0, variable: slot) } }
+        case .subqueryNext: instruction = offset.map(Instruction.subqueryNext)
+        case .subqueryCollect: instruction = offset.map(Instruction.subqueryCollect)
+        case .returnBool: instruction = .returnBool
+        case .returnValue: instruction = .returnValue
+        case .fail: instruction = wide.map(Instruction.fail)
+        case .memoLoad: instruction = small.flatMap { slot in link.map { .memoLoad(skip: $0, slot: slot) } }
+        case .memoStore: instruction = wide.map(Instruction.memoStore)
+        case .ruleEnd: instruction = wide.map(Instruction.ruleEnd)
+        case .returnRules: instruction = .returnRules
         }
+        guard let instruction else { return nil }
+        self = instruction
     }
 
     /// The three operand bytes, laid out as the row says.

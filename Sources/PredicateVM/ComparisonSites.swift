@@ -8,7 +8,10 @@ import PredicateValue
 struct ScalarSite {
     let schema: ObjectIdentifier
     let slot: Int
-    /// What ``EvaluationCost/comparison(_:_:)`` charges for a scalar left operand.
+    /// The variable whose item the key path starts from, or -1 for `SELF`.
+    let variable: Int
+    /// What the instructions the site stands for charge on this path: the loads (2 from `SELF`,
+    /// 3 from a variable) and ``EvaluationCost/comparison(_:_:)`` for a scalar left operand.
     let cost: Int
     let decision: ScalarDecision
 }
@@ -20,27 +23,35 @@ extension VirtualMachine {
     /// else by the general comparison, as `CMP` would. Charges what the instructions it stands
     /// for would.
     @inline(__always)
-    mutating func test(_ index: Int, _ item: ItemReader?, _ boxed: inout Value?) throws(EvaluationError) -> Bool {
+    mutating func test(_ index: Int, _ item: ItemReader?) throws(EvaluationError) -> Bool {
+        // The typed path, inlined into the loop: a field of the receiver's schema read as a
+        // scalar and decided against the prepared constant, with no `Value` built.
+        if index < scalarSites.count, let scalar = scalarSites[index],
+            let receiver = scalar.variable < 0 ? item : boundItem(scalar.variable), receiver.schema == scalar.schema,
+            let decided = scalar.decision.decide(receiver.scalar(atSlot: scalar.slot))
+        {
+            try charge(scalar.cost)
+            return decided
+        }
+        return try testInGeneral(index, item)
+    }
+
+    /// Comparison site `index` on the general path: the key path read as a value, then the
+    /// prepared constant, a compiled pattern or the general comparison.
+    @inline(never)
+    mutating func testInGeneral(_ index: Int, _ item: ItemReader?) throws(EvaluationError) -> Bool {
         guard index < program.comparisons.count, index < comparisons.count, let reference = comparisons[index] else {
             throw malformed("no comparison site \(index)")
         }
         let site = program.comparisons[index]
         let receiverItem: ItemReader?
-        let receiverCost: Int
         switch site.receiver {
         case .evaluatedObject:
-            (receiverItem, receiverCost) = (item, 2)
+            receiverItem = item
+            steps -= 2
         case .variable(let slot):
-            (receiverItem, receiverCost) = (boundItem(Int(slot)), 3)
-        }
-        steps -= receiverCost
-        if let receiverItem, index < scalarSites.count, let scalar = scalarSites[index],
-            receiverItem.schema == scalar.schema
-        {
-            if let decided = scalar.decision.decide(receiverItem.scalar(atSlot: scalar.slot)) {
-                try charge(scalar.cost)
-                return decided
-            }
+            receiverItem = boundItem(Int(slot))
+            steps -= 3
         }
         let value: Value
         do {
@@ -49,7 +60,7 @@ extension VirtualMachine {
             } else {
                 switch site.receiver {
                 case .evaluatedObject:
-                    value = try selfKeyPath(Int(site.keyPath), item, &boxed)
+                    value = try selfKeyPath(Int(site.keyPath), item)
                 case .variable(let slot):
                     value = try keyPath(site.keyPath, from: try variable(Int(slot)))
                 }

@@ -4,17 +4,19 @@ import PredicateSyntax
 import PredicateValue
 
 extension VirtualMachine {
-    /// The instruction loop, with `SELF` the item at `item`, or the selection, or `boxed`.
-    mutating func run(_ item: ItemReader?, _ boxed: inout Value?) throws(EvaluationError) {
-        let code = program.code
+    /// The instruction loop, with `SELF` the item at `item`, or the selection, or ``selfValue``.
+    mutating func run(_ item: ItemReader?) throws(EvaluationError) {
+        // A plain pointer, read without retaining the program's array on every evaluation.
+        let code = instructions.base
+        let count = instructions.count
         var pc = 0
-        while pc < code.count {
+        while pc < count {
             let instruction = code[pc]
             pc += 1
             steps -= 1
             do {
                 if steps < 0 { try charge(0) }
-                if try execute(instruction, &pc, item, &boxed) { return }
+                if try execute(instruction, &pc, item) { return }
             } catch {
                 let site = pc - 1
                 let located = site < program.sourceRanges.count ? error.at(program.sourceRanges[site]) : error
@@ -29,7 +31,7 @@ extension VirtualMachine {
     /// stack.
     @inline(__always)
     private mutating func execute(
-        _ instruction: Instruction, _ pc: inout Int, _ item: ItemReader?, _ boxed: inout Value?
+        _ instruction: Instruction, _ pc: inout Int, _ item: ItemReader?
     ) throws(EvaluationError) -> Bool {
         switch instruction {
         case .pushConstant(let index):
@@ -37,7 +39,7 @@ extension VirtualMachine {
             let value = index < program.constants.count ? program.constants[index] : .nil
             if case .bool(let flag) = value { pushBool(flag) } else { push(value) }
         case .pushSelf:
-            push(evaluatedObject(item, &boxed))
+            push(evaluatedObject(item))
         case .loadVariable(let slot):
             push(try variable(Int(slot)))
         case .storeVariable(let slot):
@@ -59,7 +61,7 @@ extension VirtualMachine {
                 if steps < 0 { try charge(0) }
                 try beginSubquery(over: .items(selection), slot: Int(slot), loop: pc)
             } else {
-                push(try selfKeyPath(Int(index), item, &boxed))
+                push(try selfKeyPath(Int(index), item))
             }
         case .compare(let op, let options, let quantifier):
             let rhs = pop()
@@ -105,16 +107,16 @@ extension VirtualMachine {
         case .not:
             pushBool(!(try popBool()))
         case .test(let site):
-            pushBool(try test(Int(site), item, &boxed))
+            pushBool(try test(Int(site), item))
         case .testAnd(let offset, let site):
             steps -= 1
-            if !(try test(Int(site), item, &boxed)) {
+            if !(try test(Int(site), item)) {
                 pushBool(false)
                 pc += Int(offset)
             }
         case .testOr(let offset, let site):
             steps -= 1
-            if try test(Int(site), item, &boxed) {
+            if try test(Int(site), item) {
                 pushBool(true)
                 pc += Int(offset)
             }

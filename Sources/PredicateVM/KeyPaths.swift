@@ -61,11 +61,9 @@ extension VirtualMachine {
     /// Key path `index` of `SELF`: read in place from the item or the selection `SELF` is when
     /// it can be, otherwise from `SELF` as a value.
     @inline(__always)
-    mutating func selfKeyPath(
-        _ index: Int, _ item: ItemReader?, _ boxed: inout Value?
-    ) throws(EvaluationError) -> Value {
+    mutating func selfKeyPath(_ index: Int, _ item: ItemReader?) throws(EvaluationError) -> Value {
         if let item, let value = try keyPath(index, of: item) { return value }
-        if let selection, boxed == nil, index < selectionPaths.count {
+        if let selection, !hasSelfValue, index < selectionPaths.count {
             switch selectionPaths[index] {
             case .key(let key) where key != selectionKey, .count(let key) where key != selectionKey:
                 return .nil
@@ -75,13 +73,13 @@ extension VirtualMachine {
                 break
             }
         }
-        return try keyPath(UInt16(truncatingIfNeeded: index), from: evaluatedObject(item, &boxed))
+        return try keyPath(UInt16(truncatingIfNeeded: index), from: evaluatedObject(item))
     }
 
     /// `SELF` as a value: the item (or the selection's context) is boxed once per evaluation,
     /// and only when an instruction needs it whole.
-    func evaluatedObject(_ item: ItemReader?, _ boxed: inout Value?) -> Value {
-        if let boxed { return boxed }
+    mutating func evaluatedObject(_ item: ItemReader?) -> Value {
+        if hasSelfValue { return selfValue }
         let object: Value
         if let item {
             object = item.boxed()
@@ -90,7 +88,8 @@ extension VirtualMachine {
         } else {
             return .nil
         }
-        boxed = object
+        selfValue = object
+        hasSelfValue = true
         return object
     }
 

@@ -46,6 +46,8 @@ public struct VirtualMachine: Sendable {
     let countingExits: [Bool]
     /// ``EvaluationLimits/maximumSteps`` of the environment, read once.
     let maximumSteps: Int
+    /// The program's instructions where the loop reads them without touching a reference count.
+    let instructions: InstructionStorage
 
     var stack: [Value] = []
     /// The Booleans on top of ``stack``, top in bit 0: the logical stack is ``stack`` followed by
@@ -73,11 +75,17 @@ public struct VirtualMachine: Sendable {
     var initialSlots: [Value?] = []
     /// Steps left in this evaluation before ``EvaluationLimits/maximumSteps`` is spent.
     var steps = 0
+    /// `SELF` as a value, once an instruction has needed it whole or the caller passed one; kept
+    /// in the machine (with a flag) so that an evaluation that never boxes `SELF` never destroys
+    /// an optional value either.
+    var selfValue: Value = .nil
+    var hasSelfValue = false
 
     /// A machine for `program`, which must have been compiled or verified.
     public init(program: Program, environment: EvaluationEnvironment = EvaluationEnvironment()) {
         self.program = program
         self.environment = environment
+        instructions = InstructionStorage(program.code)
         let fields: [BoundField?] = program.keyPaths.map { components in
             // A path reading `@distinct…` charges for what it reaches, which needs the whole walk.
             guard case .field(let field)? = components.first,
@@ -93,8 +101,14 @@ public struct VirtualMachine: Sendable {
             guard let prepared, prepared.quantifier == .direct, Int(site.keyPath) < fields.count,
                 let field = fields[Int(site.keyPath)], field.rest.isEmpty
             else { return nil }
+            let variable: Int
+            switch site.receiver {
+            case .evaluatedObject: variable = -1
+            case .variable(let slot): variable = Int(slot)
+            }
             return ScalarSite(
-                schema: field.schema, slot: field.slot, cost: prepared.scalarCost, decision: prepared.scalar)
+                schema: field.schema, slot: field.slot, variable: variable,
+                cost: (variable < 0 ? 2 : 3) + prepared.scalarCost, decision: prepared.scalar)
         }
         var keys: [String] = []
         selectionPaths = program.keyPaths.map { SelectionPath($0, keys: &keys) }
@@ -166,8 +180,8 @@ public struct VirtualMachine: Sendable {
         item: UnsafePointer<Item>, variables: [String: Value] = [:]
     ) throws(EvaluationError) -> Bool {
         prepare(variables: variables)
-        var boxed: Value?
-        try run(ItemReader(item), &boxed)
+        defer { if hasSelfValue { dropSelfValue() } }
+        try run(ItemReader(item))
         return try predicateResult()
     }
 
@@ -191,9 +205,9 @@ public struct VirtualMachine: Sendable {
         defer {
             selection = nil
             selectionName = nil
+            if hasSelfValue { dropSelfValue() }
         }
-        var boxed: Value?
-        try run(nil, &boxed)
+        try run(nil)
         return try predicateResult()
     }
 
@@ -206,25 +220,36 @@ public struct VirtualMachine: Sendable {
     }
 
     /// The predicate's result, left on the stack by `RETURN_BOOL`.
+    @inline(__always)
     private mutating func predicateResult() throws(EvaluationError) -> Bool {
+        if bitCount == 1, program.kind == .predicate {
+            bitCount = 0
+            return bits & 1 == 1
+        }
         guard program.kind == .predicate else { throw malformed("a predicate program must end with a Boolean") }
         return try popBool()
     }
 
     private mutating func run(on object: Value, variables: [String: Value]) throws(EvaluationError) {
         prepare(variables: variables)
+        selfValue = object
+        hasSelfValue = true
+        defer { dropSelfValue() }
         // `SELF` as an object, opened once into a generic parameter: bound fields of its schema
         // are then read in place, without copying the value out of the enum at every key path.
-        if case .object(let host) = object { return try run(opened: host, object) }
-        var boxed: Value? = object
-        try run(nil, &boxed)
+        if case .object(let host) = object { return try run(opened: host) }
+        try run(nil)
     }
 
-    private mutating func run<Host: KeyValueCoding>(opened host: Host, _ object: Value) throws(EvaluationError) {
-        try withUnsafePointer(to: host) { (pointer) throws(EvaluationError) in
-            var boxed: Value? = object
-            try run(ItemReader(pointer), &boxed)
-        }
+    private mutating func run<Host: KeyValueCoding>(opened host: Host) throws(EvaluationError) {
+        try withUnsafePointer(to: host) { (pointer) throws(EvaluationError) in try run(ItemReader(pointer)) }
+    }
+
+    /// Forgets `SELF`'s value at the end of an evaluation, so the machine does not keep it alive.
+    @inline(never)
+    mutating func dropSelfValue() {
+        selfValue = .nil
+        hasSelfValue = false
     }
 
     /// Resets the scratch space for an evaluation with `variables`.
