@@ -7,16 +7,13 @@ struct SubqueryFrame {
     enum Elements {
         case values([Value])
         case items(ItemSelection)
-
-        var count: Int {
-            switch self {
-            case .values(let values): return values.count
-            case .items(let selection): return selection.count
-            }
-        }
     }
 
-    let elements: Elements
+    /// The values walked (empty when the loop walks items).
+    let values: [Value]
+    /// The items walked, in place, when the loop walks a selection: plain data, read without
+    /// copying an enum payload on every step.
+    let items: ItemSelection?
     let count: Int
     var next = 0
     let slot: Int
@@ -45,13 +42,19 @@ extension VirtualMachine {
         over elements: SubqueryFrame.Elements, slot: Int, loop: Int
     ) throws(EvaluationError) {
         guard slot < slots.count else { throw malformed("no variable \(slot)") }
-        let count = elements.count
+        let values: [Value]
+        let items: ItemSelection?
+        switch elements {
+        case .values(let elements): (values, items) = (elements, nil)
+        case .items(let selection): (values, items) = ([], selection)
+        }
+        let count = items?.count ?? values.count
         try charge(count)
         let counting = loop >= 0 && loop < countingExits.count && countingExits[loop]
         frames.append(
             SubqueryFrame(
-                elements: elements, count: count, slot: slot, saved: slots[slot], savedItem: boundItem(slot),
-                loop: loop, counting: counting))
+                values: values, items: items, count: count, slot: slot, saved: slots[slot],
+                savedItem: boundItem(slot), loop: loop, counting: counting))
     }
 
     /// `SUBQUERY_NEXT`: binds the variable to the next element, or ends the loop, restoring the
@@ -63,16 +66,15 @@ extension VirtualMachine {
         let slot = frames[top].slot
         if next < frames[top].count {
             frames[top].next = next + 1
-            switch frames[top].elements {
-            case .values(let values):
-                let element = values[next]
-                frames[top].current = element
-                slots[slot] = element
-                if slot < slotItems.count { slotItems[slot] = nil }
-            case .items(let selection):
+            if let selection = frames[top].items {
                 let element = selection.item(next)
                 frames[top].currentItem = element
                 if slot < slotItems.count { slotItems[slot] = element }
+            } else {
+                let element = frames[top].values[next]
+                frames[top].current = element
+                slots[slot] = element
+                if slot < slotItems.count { slotItems[slot] = nil }
             }
             return
         }
@@ -84,6 +86,15 @@ extension VirtualMachine {
             guard frame.loop == pc - 1 else { throw malformed("a SUBQUERY ended by another SUBQUERY_NEXT") }
             // The `KEYPATH @count` at the exit, as it would run on the array: its step, and a
             // visit to each element and to the elements inside it.
+            if frame.loop < countTests.count, let test = countTests[frame.loop] {
+                // And the `PUSH_CONST k; CMP op` after it: their two steps and the scalar
+                // comparison's one, then the answer, as a Boolean.
+                steps -= 3
+                try charge(frame.matched &+ frame.countCost &+ 1)
+                pushBool(test.holds(Int64(frame.matched)))
+                pc += Int(exit) + 3
+                return
+            }
             steps -= 1
             try charge(frame.matched &+ frame.countCost)
             push(.int(Int64(frame.matched)))
@@ -99,14 +110,13 @@ extension VirtualMachine {
         guard let top = frames.indices.last else { return }
         frames[top].matched += 1
         let counting = frames[top].counting
-        switch frames[top].elements {
-        case .values:
+        if frames[top].items != nil {
+            frames[top].countCost &+= 1
+            if !counting, let element = frames[top].currentItem { frames[top].results.append(element.boxed()) }
+        } else {
             let element = frames[top].current
             frames[top].countCost &+= EvaluationCost.size(element)
             if !counting { frames[top].results.append(element) }
-        case .items:
-            frames[top].countCost &+= 1
-            if !counting, let element = frames[top].currentItem { frames[top].results.append(element.boxed()) }
         }
     }
 }

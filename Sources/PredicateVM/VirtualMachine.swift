@@ -44,6 +44,10 @@ public struct VirtualMachine: Sendable {
     /// For each instruction, whether it is a `SUBQUERY_NEXT` whose exit is `KEYPATH @count`: the
     /// loop then counts the elements it collects instead of building their array.
     let countingExits: [Bool]
+    /// For each counting `SUBQUERY_NEXT` whose `@count` is then compared with a number
+    /// (`SUBQUERY(…).@count > 0`), that comparison as an integer test: the loop's exit answers
+    /// the comparison itself.
+    let countTests: [IntegerTest?]
     /// ``EvaluationLimits/maximumSteps`` of the environment, read once.
     let maximumSteps: Int
     /// The program's instructions where the loop reads them without touching a reference count.
@@ -65,6 +69,7 @@ public struct VirtualMachine: Sendable {
     var selection: ItemSelection?
     var selectionName: String?
     var selectionKey = -1
+    var lastSelectionKey: (name: String, index: Int)?
     /// Rule sets: memo slot values, valid when their stamp is this evaluation's.
     var memoValues: [Value] = []
     var memoStamps: [UInt64] = []
@@ -121,6 +126,20 @@ public struct VirtualMachine: Sendable {
                 Int(path) < program.keyPaths.count, program.keyPaths[Int(path)] == [.key("@count")]
             else { return false }
             return true
+        }
+        let exits = countingExits
+        countTests = code.indices.map { pc in
+            guard exits[pc], case .subqueryNext(let exit) = code[pc] else { return nil }
+            let target = pc + 1 + Int(exit)
+            guard target + 2 < code.count, case .pushConstant(let index) = code[target + 1],
+                case .compare(let op, let options, .direct) = code[target + 2], options.isEmpty, op != .between,
+                Int(index) < program.constants.count
+            else { return nil }
+            let constant = program.constants[Int(index)]
+            switch constant {
+            case .int, .uint, .double, .bool: return IntegerTest(op, constant)
+            default: return nil
+            }
         }
         stack.reserveCapacity(program.maximumStackDepth)
         frames.reserveCapacity(program.maximumSubqueryDepth)
@@ -201,7 +220,14 @@ public struct VirtualMachine: Sendable {
         prepare(variables: variables)
         selection = ItemSelection(items)
         selectionName = key
-        selectionKey = selectionKeys.firstIndex(of: key) ?? -1
+        // The caller passes the same key every time: compared with the last one (at once when
+        // it is the same string) instead of searching the program's keys.
+        if let last = lastSelectionKey, last.name == key {
+            selectionKey = last.index
+        } else {
+            selectionKey = selectionKeys.firstIndex(of: key) ?? -1
+            lastSelectionKey = (key, selectionKey)
+        }
         defer {
             selection = nil
             selectionName = nil

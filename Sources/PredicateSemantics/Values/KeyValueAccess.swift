@@ -4,6 +4,16 @@ import PredicateValue
 
 /// Apple's key-value coding, as far as the language depends on it (SPEC §4.2).
 public enum KeyValueAccess {
+    /// The first `.` of `key`, found in its UTF-8 bytes at once when they are contiguous.
+    @inline(__always)
+    static func firstDot(in key: String) -> String.Index? {
+        let dot = UInt8(ascii: ".")
+        if let offset = key.utf8.withContiguousStorageIfAvailable({ $0.firstIndex(of: dot) }) {
+            return offset.map { key.utf8.index(key.utf8.startIndex, offsetBy: $0) }
+        }
+        return key.utf8.firstIndex(of: dot)
+    }
+
     // MARK: - valueForKeyPath
 
     /// `valueForKeyPath:` on `receiver` with the dotted `path` (SPEC §4.2.2).
@@ -71,12 +81,20 @@ public enum KeyValueAccess {
             index += 1
         }
         if receiver.isNil || index == components.endIndex { return receiver }
-        if index == components.index(before: components.endIndex), let key = components[index].key,
-            !key.utf8.contains(UInt8(ascii: "."))
-        {
-            // One dotless key left: `valueForKeyPath:` is `valueForKey:` (no whole-path lookup,
-            // no operator remainder), so skip building a path.
-            return try value(forKey: key, of: receiver)
+        if index == components.index(before: components.endIndex), let key = components[index].key {
+            if case .dictionary(let entries) = receiver, key.utf8.first != UInt8(ascii: "@") {
+                // One key left on a dictionary (`userInfo.rank`, `userInfo."com.example.flag"`):
+                // `valueForKey:` for a dotless key; for a dotted one the whole key first, and only
+                // then the parts in turn, where a missing (or nil) first part ends with nil.
+                let found = entries[key]
+                if let found, !found.isNil { return found }
+                guard let dot = firstDot(in: key) else { return found ?? .nil }
+                if (entries[String(key[..<dot])] ?? .nil).isNil { return .nil }
+            } else if firstDot(in: key) == nil {
+                // One dotless key left: `valueForKeyPath:` is `valueForKey:` (no whole-path
+                // lookup, no operator remainder), so skip building a path.
+                return try value(forKey: key, of: receiver)
+            }
         }
         var path = ""
         for component in components[index...] {
