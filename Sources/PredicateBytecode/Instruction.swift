@@ -295,14 +295,12 @@ extension Instruction {
 
     private func resolve(_ effect: StackEffect) -> (pops: Int, pushes: Int) {
         guard effect.popsOperand else { return (effect.pops, effect.pushes) }
-        let facts = self.facts
-        let counted = facts.position(of: .arity) ?? facts.position(of: .count)
-        return (effect.pops + (counted.map { operandValues[$0] } ?? 0), effect.pushes)
+        return (effect.pops + (facts.countedPosition.map { operandValues[$0] } ?? 0), effect.pushes)
     }
 
     /// The relative jump offset, for instructions that jump.
     public var jumpOffset: Int16? {
-        guard let position = facts.position(of: .jump) else { return nil }
+        guard let position = facts.jumpPosition else { return nil }
         return Int16(exactly: operandValues[position])
     }
 
@@ -313,11 +311,11 @@ extension Instruction {
     public var mnemonic: String { facts.mnemonic }
 
     /// The comparison site a `TEST`, `TEST_AND` or `TEST_OR` evaluates.
-    public var comparisonSite: Int? { facts.position(of: .site).map { operandValues[$0] } }
+    public var comparisonSite: Int? { facts.sitePosition.map { operandValues[$0] } }
 
     /// The same jump with offset `d`; `nil` for an instruction that does not jump.
     func withJumpOffset(_ d: Int16) -> Instruction? {
-        guard let position = facts.position(of: .jump) else { return nil }
+        guard let position = facts.jumpPosition else { return nil }
         var values = operandValues
         values[position] = Int(d)
         return Instruction(opcode: opcode, values: values)

@@ -111,12 +111,16 @@ extension Opcode {
 }
 
 /// Everything there is to know about one instruction apart from what it computes.
+///
+/// Plain data (no reference-counted field), so that reading a row, which the compiler and the
+/// verifier do for every instruction, copies a few words and touches no reference count.
 public struct InstructionFacts: Sendable {
     /// The name listings print.
-    public let mnemonic: String
+    public var mnemonic: String { name.description }
+    private let name: StaticString
     /// The operands, in the order listings print them and ``Instruction/operandValues`` holds
     /// them, each with the bits it occupies.
-    public let operands: [OperandSpec]
+    public let operands: OperandLayout
     /// What the instruction does to the stack on the path that falls through, or, for one that
     /// ends evaluation, as it ends.
     public let stack: StackEffect
@@ -142,13 +146,16 @@ public struct InstructionFacts: Sendable {
     static let table: [InstructionFacts] = Opcode.allCases.map(\.row)
 
     fileprivate init(
-        _ mnemonic: String, _ operands: [OperandSpec], stack: (pops: Int, pushes: Int), popsOperand: Bool = false,
+        _ mnemonic: StaticString, _ operands: OperandLayout, stack: (pops: Int, pushes: Int), popsOperand: Bool = false,
         taken: (pops: Int, pushes: Int)? = nil, fallsThrough: Bool = true,
         scopes: (fallThrough: ScopeEffect, taken: ScopeEffect) = (.none, .none), loopRole: LoopRole = .none,
         ends: Termination? = nil, mayFail: Bool, readsSelf: SelfAccess = .never, ruleSetOnly: Bool = false
     ) {
-        self.mnemonic = mnemonic
+        name = mnemonic
         self.operands = operands
+        jumpPosition = operands.firstIndex { $0.kind == .jump }
+        sitePosition = operands.firstIndex { $0.kind == .site }
+        countedPosition = operands.firstIndex { $0.kind == .arity || $0.kind == .count }
         self.stack = StackEffect(pops: stack.pops, popsOperand: popsOperand, pushes: stack.pushes)
         self.taken = taken.map { StackEffect(pops: $0.pops, popsOperand: popsOperand, pushes: $0.pushes) }
         self.fallsThrough = fallsThrough
@@ -162,6 +169,45 @@ public struct InstructionFacts: Sendable {
 
     /// Where the operand of `kind` is among ``operands``.
     public func position(of kind: OperandSpec.Kind) -> Int? { operands.firstIndex { $0.kind == kind } }
+    /// Where the jump is among ``operands``, for the instructions that jump.
+    public let jumpPosition: Int?
+    /// Where the comparison site is among ``operands``, for `TEST`, `TEST_AND` and `TEST_OR`.
+    public let sitePosition: Int?
+    /// Where the count of popped values is among ``operands``, for the instructions that pop
+    /// as many values as an operand says.
+    public let countedPosition: Int?
+}
+
+/// An instruction's operands: at most three, held inline so that a row of the table is plain
+/// data. A collection of ``OperandSpec``s, in listing order.
+public struct OperandLayout: RandomAccessCollection, ExpressibleByArrayLiteral, Sendable {
+    private let storage: (OperandSpec, OperandSpec, OperandSpec)
+    /// The number of operands.
+    public let count: Int
+
+    /// The operands listed (at most three; the verifier's test checks the table's rows).
+    public init(arrayLiteral elements: OperandSpec...) {
+        let filler = OperandSpec(kind: .constant, placement: .wide)
+        count = Swift.min(elements.count, 3)
+        storage = (
+            elements.count > 0 ? elements[0] : filler, elements.count > 1 ? elements[1] : filler,
+            elements.count > 2 ? elements[2] : filler
+        )
+    }
+
+    /// 0.
+    public var startIndex: Int { 0 }
+    /// ``count``.
+    public var endIndex: Int { count }
+
+    /// Operand `position` (below ``count``).
+    public subscript(position: Int) -> OperandSpec {
+        switch position {
+        case 0: return storage.0
+        case 1: return storage.1
+        default: return storage.2
+        }
+    }
 }
 
 /// One operand of an instruction: what it names, and which of the three operand bytes hold it.
