@@ -48,6 +48,13 @@ enum Column: Sendable {
             return
         }
         let rest = Array(path.dropFirst())
+        if rest.isEmpty, Item.sharedSchema === schema, let stored = Item.storedScalar(atSlot: field.slot),
+            stored.root == ObjectIdentifier(Item.self),
+            let column = items.withUnsafeBufferPointer({ Column.loading(stored, from: $0) })
+        {
+            self = column
+            return
+        }
         var builder = ColumnBuilder(capacity: items.count)
         var failed = false
         items.withUnsafeBufferPointer { items in
@@ -61,6 +68,39 @@ enum Column: Sendable {
             }
         }
         self = failed ? .unavailable : builder.finish()
+    }
+
+    /// The stored scalar field `stored` of every item, loaded in place by one typed loop: the
+    /// column ``ColumnBuilder`` makes of the same values, or `nil` when the builder must decide
+    /// (no items, every row nil, unsigned integers, a NaN).
+    static func loading<Item>(_ stored: StoredScalar, from items: UnsafeBufferPointer<Item>) -> Column? {
+        guard let start = items.baseAddress, !items.isEmpty else { return nil }
+        let rows = StoredRows(base: UnsafeRawPointer(start), stride: MemoryLayout<Item>.stride, offset: stored.offset)
+        switch (stored.kind, stored.storage) {
+        case (.bool, .bool):
+            return .booleans(
+                values: rows.load(count: items.count) { $0.load(as: Bool.self) ? 1 : 0 }, nils: rows.none(items.count))
+        case (.int, .int64):
+            return .integers(
+                values: rows.load(count: items.count) { $0.load(as: Int64.self) }, nils: rows.none(items.count))
+        case (.int, .optionalInt64):
+            guard let (values, nils) = rows.loadOptional(count: items.count, { $0.load(as: Int64?.self) }) else {
+                return nil
+            }
+            return .integers(values: values, nils: nils)
+        case (.double, .double), (.date, .double):
+            let values = rows.load(count: items.count) { $0.load(as: Double.self) }
+            guard !values.contains(where: \.isNaN) else { return nil }
+            let nils = rows.none(items.count)
+            return stored.kind == .date ? .dates(values: values, nils: nils) : .doubles(values: values, nils: nils)
+        case (.double, .optionalDouble), (.date, .optionalDouble):
+            guard let (values, nils) = rows.loadOptional(count: items.count, { $0.load(as: Double?.self) }),
+                !values.contains(where: \.isNaN)
+            else { return nil }
+            return stored.kind == .date ? .dates(values: values, nils: nils) : .doubles(values: values, nils: nils)
+        default:
+            return nil
+        }
     }
 
     private init(count: Int, _ read: (Int) throws(EvaluationError) -> Value) {
@@ -120,4 +160,44 @@ enum Column: Sendable {
         case .unavailable: return "unavailable"
         }
     }
+}
+
+/// The addresses of one stored field in consecutive items.
+private struct StoredRows {
+    let base: UnsafeRawPointer
+    let stride: Int
+    let offset: Int
+
+    /// `load` of the field's address in each of the first `count` items.
+    func load<T>(count: Int, _ load: (UnsafeRawPointer) -> T) -> [T] {
+        [T](unsafeUninitializedCapacity: count) { buffer, initialized in
+            for row in 0..<count { buffer.initializeElement(at: row, to: load(base + (row * stride + offset))) }
+            initialized = count
+        }
+    }
+
+    /// `load` of each item's field, `nil` rows as zero with their nil flag set; `nil` when
+    /// every row is `nil` (the builder's column of nils then).
+    func loadOptional<T: Numeric>(count: Int, _ load: (UnsafeRawPointer) -> T?) -> ([T], [UInt8])? {
+        var nils = [UInt8](repeating: 0, count: count)
+        var present = 0
+        let values = [T](unsafeUninitializedCapacity: count) { buffer, initialized in
+            nils.withUnsafeMutableBufferPointer { nils in
+                for row in 0..<count {
+                    if let value = load(base + (row * stride + offset)) {
+                        present += 1
+                        buffer.initializeElement(at: row, to: value)
+                    } else {
+                        nils[row] = 1
+                        buffer.initializeElement(at: row, to: 0)
+                    }
+                }
+            }
+            initialized = count
+        }
+        return present > 0 ? (values, nils) : nil
+    }
+
+    /// No row is nil.
+    func none(_ count: Int) -> [UInt8] { [UInt8](repeating: 0, count: count) }
 }

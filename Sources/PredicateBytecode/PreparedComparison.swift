@@ -114,11 +114,14 @@ public final class PreparedComparison: Sendable {
 /// references), so that an engine can keep one per comparison and copy it without any
 /// reference counting.
 public struct ScalarDecision: Sendable {
-    @usableFromInline let integers: IntegerTest?
-    @usableFromInline let doubles: DoubleTest?
-    @usableFromInline let dates: DoubleTest?
+    @usableFromInline package let integers: IntegerTest?
+    @usableFromInline package let doubles: DoubleTest?
+    @usableFromInline package let dates: DoubleTest?
     /// The answer for a nil (or null) operand, when it does not throw.
-    @usableFromInline let nilResult: Bool?
+    @usableFromInline package let nilResult: Bool?
+
+    /// The decision that decides nothing: every operand goes to the general comparison.
+    public static let none = ScalarDecision(integers: nil, doubles: nil, dates: nil, nilResult: nil)
 
     /// ``decide(_:)-(Value)`` for a field read as a plain ``Scalar``: the same answers, with no
     /// ``Value`` built; `nil` when the general comparison must decide (or for ``Scalar/other``).

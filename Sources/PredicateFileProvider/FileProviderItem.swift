@@ -186,6 +186,36 @@ extension FileProviderItem: KeyValueCoding {
     /// ``FileProviderItem/schema``.
     public var schema: Schema { FileProviderItem.schema }
 
+    /// Every item has ``schema``.
+    public static var sharedSchema: Schema? { schema }
+
+    /// The scalar fields stored in the item itself, by slot: each means what
+    /// ``scalar(atSlot:of:)`` answers for its slot (a test checks every one).
+    private static let storedScalars: [StoredScalar?] = {
+        var fields = [StoredScalar?](repeating: nil, count: schema.fields.count)
+        fields[6] = .int64(\FileProviderItem.capabilities.rawValue)
+        fields[8] = .int64(\FileProviderItem.documentSize)
+        fields[9] = .int64(\FileProviderItem.childItemCount)
+        fields[10] = .date(secondsSinceReferenceDate: \FileProviderItem.creationDate)
+        fields[11] = .date(secondsSinceReferenceDate: \FileProviderItem.contentModificationDate)
+        fields[13] = .date(secondsSinceReferenceDate: \FileProviderItem.lastUsedDate)
+        fields[15] = .uint64(\FileProviderItem.favoriteRank)
+        fields[16] = .bool(\FileProviderItem.isTrashed)
+        fields[17] = .bool(\FileProviderItem.isUploaded)
+        fields[18] = .bool(\FileProviderItem.isUploading)
+        fields[20] = .bool(\FileProviderItem.isDownloaded)
+        fields[21] = .bool(\FileProviderItem.isDownloading)
+        fields[23] = .bool(\FileProviderItem.isMostRecentVersionDownloaded)
+        fields[24] = .bool(\FileProviderItem.isShared)
+        fields[25] = .bool(\FileProviderItem.isSharedByCurrentUser)
+        return fields
+    }()
+
+    /// Field `slot`'s place in the item, for the scalar fields stored in it.
+    public static func storedScalar(atSlot slot: Int) -> StoredScalar? {
+        slot >= 0 && slot < storedScalars.count ? storedScalars[slot] : nil
+    }
+
     /// Every item has the one schema: its identity, computed once.
     private static let schemaIdentifier = ObjectIdentifier(schema)
 

@@ -6,6 +6,8 @@ import PredicateValue
 /// A comparison site whose key path is one field, read directly: what decides it from the
 /// field's ``Scalar``, as plain values (copied without any reference counting).
 struct ScalarSite {
+    /// Whether the site is one bound field read directly; the other fields mean nothing if not.
+    let isPresent: Bool
     let schema: ObjectIdentifier
     let slot: Int
     /// The variable whose item the key path starts from, or -1 for `SELF`.
@@ -14,6 +16,27 @@ struct ScalarSite {
     /// 3 from a variable) and ``EvaluationCost/comparison(_:_:)`` for a scalar left operand.
     let cost: Int
     let decision: ScalarDecision
+
+    init(schema: ObjectIdentifier, slot: Int, variable: Int, cost: Int, decision: ScalarDecision) {
+        isPresent = true
+        self.schema = schema
+        self.slot = slot
+        self.variable = variable
+        self.cost = cost
+        self.decision = decision
+    }
+
+    private init() {
+        isPresent = false
+        schema = ObjectIdentifier(ScalarSite.self)
+        slot = -1
+        variable = -1
+        cost = 0
+        decision = ScalarDecision.none
+    }
+
+    /// A site that the scalar path does not decide.
+    static let absent = ScalarSite()
 }
 
 extension VirtualMachine {
@@ -26,14 +49,30 @@ extension VirtualMachine {
     mutating func test(_ index: Int, _ item: ItemReader?) throws(EvaluationError) -> Bool {
         // The typed path, inlined into the loop: a field of the receiver's schema read as a
         // scalar and decided against the prepared constant, with no `Value` built.
-        if index < scalarSites.count, let scalar = scalarSites[index],
-            let receiver = scalar.variable < 0 ? item : boundItem(scalar.variable), receiver.schema == scalar.schema,
-            let decided = scalar.decision.decide(receiver.scalar(atSlot: scalar.slot))
-        {
-            try charge(scalar.cost)
-            return decided
+        if index < scalarSites.count {
+            // Through the pointer: the site's fields are read where they are, not copied out.
+            let site = scalarSites.base + index
+            if site.pointee.isPresent,
+                let receiver = site.pointee.variable < 0 ? item : boundItem(site.pointee.variable),
+                let decided = decide(site, index, receiver)
+            {
+                try charge(site.pointee.cost)
+                return decided
+            }
         }
         return try testInGeneral(index, item)
+    }
+
+    /// Site `index` decided on `receiver`'s field: by its ``FieldTest`` when the field is stored
+    /// in items of `receiver`'s type, else from the scalar the type answers; `nil` when the
+    /// general path must decide.
+    @inline(__always)
+    private func decide(_ site: UnsafeMutablePointer<ScalarSite>, _ index: Int, _ receiver: ItemReader) -> Bool? {
+        if index < fieldTests.count, let test = fieldTests[index], ObjectIdentifier(receiver.type) == hostType {
+            return test.decide(receiver.address)
+        }
+        guard receiver.schema == site.pointee.schema else { return nil }
+        return site.pointee.decision.decide(receiver.scalar(atSlot: site.pointee.slot))
     }
 
     /// Comparison site `index` on the general path: the key path read as a value, then the

@@ -25,6 +25,15 @@ struct ItemReader: @unchecked Sendable {
         schema = type.schemaIdentity(at: address)
     }
 
+    /// The item of type `type` at `address`, whose schema is known to be `schema` (every item of
+    /// a type with a ``KeyValueCoding/sharedSchema`` has it): nothing to ask the type.
+    @inline(__always)
+    init(address: UnsafeRawPointer, type: any KeyValueCoding.Type, schema: ObjectIdentifier) {
+        self.address = address
+        self.type = type
+        self.schema = schema
+    }
+
     /// Field `slot`, read in place.
     @inline(__always)
     func value(atSlot slot: Int) -> Value { type.value(atSlot: slot, at: address) }
@@ -36,9 +45,13 @@ struct ItemReader: @unchecked Sendable {
     /// The item as a value.
     func boxed() -> Value { type.boxed(at: address) }
 
-    /// The item `offset` strides further on, of the same type.
-    func advanced(by offset: Int, stride: Int) -> ItemReader {
-        ItemReader(address: address + offset * stride, type: type)
+    /// The item `offset` strides further on, of the same type; `sharedSchema` when every item of
+    /// the type has the same schema.
+    @inline(__always)
+    func advanced(by offset: Int, stride: Int, sharedSchema: Bool) -> ItemReader {
+        sharedSchema
+            ? ItemReader(address: address + offset * stride, type: type, schema: schema)
+            : ItemReader(address: address + offset * stride, type: type)
     }
 }
 
@@ -51,14 +64,20 @@ struct ItemSelection: @unchecked Sendable {
     let first: ItemReader?
     let count: Int
     let stride: Int
+    /// Whether every item has the first one's schema, known from the type.
+    let sharedSchema: Bool
 
-    init<Item: KeyValueCoding>(_ items: UnsafeBufferPointer<Item>) {
+    /// The items, of a type whose items all have the schema `schema` when it is not `nil`.
+    init<Item: KeyValueCoding>(_ items: UnsafeBufferPointer<Item>, schema: ObjectIdentifier?) {
         // Through a raw pointer: generic optionals would look up their metadata at every call.
         let raw = UnsafeRawBufferPointer(items)
         count = items.count
         stride = MemoryLayout<Item>.stride
+        sharedSchema = schema != nil
         if let base = raw.baseAddress, items.count > 0 {
-            first = ItemReader(address: base, type: Item.self)
+            first =
+                schema.map { ItemReader(address: base, type: Item.self, schema: $0) }
+                ?? ItemReader(address: base, type: Item.self)
         } else {
             first = nil
         }
@@ -68,7 +87,7 @@ struct ItemSelection: @unchecked Sendable {
     @inline(__always)
     func item(_ index: Int) -> ItemReader? {
         guard let first, index >= 0, index < count else { return nil }
-        return index == 0 ? first : first.advanced(by: index, stride: stride)
+        return index == 0 ? first : first.advanced(by: index, stride: stride, sharedSchema: sharedSchema)
     }
 
     /// The items as the language's array, for an instruction that needs the collection whole.

@@ -34,9 +34,15 @@ public struct VirtualMachine: Sendable {
     /// The prepared comparison of each site, borrowed: ``program`` keeps them alive, and reading
     /// one must not touch a reference count that every thread running the program shares.
     let comparisons: [Unmanaged<PreparedComparison>?]
-    /// For each site whose key path is one bound field read directly (no quantifier), what
-    /// decides it from the field's ``Scalar``, as a plain value.
-    let scalarSites: [ScalarSite?]
+    /// For each comparison site, what decides it from the field's ``Scalar`` when its key path
+    /// is one bound field read directly (no quantifier; ``ScalarSite/isPresent``).
+    let scalarSites: PlainStorage<ScalarSite>
+    /// For each comparison site, its test on the field stored in items of ``hostType``, when the
+    /// field is stored there and the test decides every value.
+    var fieldTests: [FieldTest?] = []
+    /// The type of the items last evaluated in place, and its shared schema.
+    var hostType: ObjectIdentifier?
+    var hostSchema: ObjectIdentifier?
     /// For each key path, what it reads from a selection's context (``ItemSelection``).
     let selectionPaths: [SelectionPath]
     /// The keys ``selectionPaths`` name.
@@ -51,7 +57,7 @@ public struct VirtualMachine: Sendable {
     /// ``EvaluationLimits/maximumSteps`` of the environment, read once.
     let maximumSteps: Int
     /// The program's instructions where the loop reads them without touching a reference count.
-    let instructions: InstructionStorage
+    let instructions: PlainStorage<Instruction>
 
     var stack: [Value] = []
     /// The Booleans on top of ``stack``, top in bit 0: the logical stack is ``stack`` followed by
@@ -80,6 +86,16 @@ public struct VirtualMachine: Sendable {
     var initialSlots: [Value?] = []
     /// Steps left in this evaluation before ``EvaluationLimits/maximumSteps`` is spent.
     var steps = 0
+    /// Whether an evaluation has begun and not returned: one that threw may have left values,
+    /// frames or saved variables behind, which the next evaluation clears.
+    var scratchInUse = false
+    /// Whether every evaluation must reset variables, memo stamps or rule-set state: a rule that
+    /// assigns variables (`$x := …`), keeps memo slots or is a rule set. A `SUBQUERY` restores
+    /// its variable when it ends, so the variables of a rule without assignments are unbound
+    /// again after every evaluation that returned.
+    let hasEvaluationState: Bool
+    /// Whether the variable slots hold what the caller of the last evaluation bound.
+    var slotsHoldCallerVariables = false
     /// `SELF` as a value, once an instruction has needed it whole or the caller passed one; kept
     /// in the machine (with a flag) so that an evaluation that never boxes `SELF` never destroys
     /// an optional value either.
@@ -90,7 +106,7 @@ public struct VirtualMachine: Sendable {
     public init(program: Program, environment: EvaluationEnvironment = EvaluationEnvironment()) {
         self.program = program
         self.environment = environment
-        instructions = InstructionStorage(program.code)
+        instructions = PlainStorage(program.code)
         let fields: [BoundField?] = program.keyPaths.map { components in
             // A path reading `@distinct…` charges for what it reaches, which needs the whole walk.
             guard case .field(let field)? = components.first,
@@ -102,10 +118,10 @@ public struct VirtualMachine: Sendable {
         boundFields = fields
         maximumSteps = max(0, environment.limits.maximumSteps)
         comparisons = program.prepared.sites.map { $0.map(Unmanaged.passUnretained) }
-        scalarSites = zip(program.comparisons, program.prepared.sites).map { site, prepared in
+        let sites = zip(program.comparisons, program.prepared.sites).map { site, prepared -> ScalarSite in
             guard let prepared, prepared.quantifier == .direct, Int(site.keyPath) < fields.count,
                 let field = fields[Int(site.keyPath)], field.rest.isEmpty
-            else { return nil }
+            else { return .absent }
             let variable: Int
             switch site.receiver {
             case .evaluatedObject: variable = -1
@@ -115,6 +131,8 @@ public struct VirtualMachine: Sendable {
                 schema: field.schema, slot: field.slot, variable: variable,
                 cost: (variable < 0 ? 2 : 3) + prepared.scalarCost, decision: prepared.scalar)
         }
+        scalarSites = PlainStorage(sites)
+        fieldTests = Array(repeating: nil, count: sites.count)
         var keys: [String] = []
         selectionPaths = program.keyPaths.map { SelectionPath($0, keys: &keys) }
         selectionKeys = keys
@@ -151,6 +169,12 @@ public struct VirtualMachine: Sendable {
             if let slot = facts.position(of: .memoSlot) { memoCount = max(memoCount, values[slot] + 1) }
             if let rule = facts.position(of: .rule) { ruleCount = max(ruleCount, values[rule] + 1) }
         }
+        hasEvaluationState =
+            memoCount > 0 || program.kind == .ruleSet
+            || code.contains { if case .storeVariable = $0 { return true } else { return false } }
+        // Unbound until an evaluation binds them (``reset(variables:)``).
+        slots = Array(repeating: nil, count: program.variables.count)
+        slotItems = Array(repeating: nil, count: program.variables.count)
         memoValues = Array(repeating: .nil, count: memoCount)
         memoStamps = Array(repeating: 0, count: memoCount)
         ruleBits = Array(repeating: 0, count: (ruleCount + 63) / 64)
@@ -200,7 +224,7 @@ public struct VirtualMachine: Sendable {
     ) throws(EvaluationError) -> Bool {
         prepare(variables: variables)
         defer { if hasSelfValue { dropSelfValue() } }
-        try run(ItemReader(item))
+        try run(reader(item))
         return try predicateResult()
     }
 
@@ -218,7 +242,7 @@ public struct VirtualMachine: Sendable {
         selection items: UnsafeBufferPointer<Item>, key: String, variables: [String: Value] = [:]
     ) throws(EvaluationError) -> Bool {
         prepare(variables: variables)
-        selection = ItemSelection(items)
+        selection = ItemSelection(items, schema: adopt(Item.self))
         selectionName = key
         // The caller passes the same key every time: compared with the last one (at once when
         // it is the same string) instead of searching the program's keys.
@@ -242,7 +266,9 @@ public struct VirtualMachine: Sendable {
         on object: Value, variables: [String: Value] = [:]
     ) throws(EvaluationError) -> Value {
         try run(on: object, variables: variables)
-        return pop()
+        let result = pop()
+        scratchInUse = false
+        return result
     }
 
     /// The predicate's result, left on the stack by `RETURN_BOOL`.
@@ -250,10 +276,13 @@ public struct VirtualMachine: Sendable {
     private mutating func predicateResult() throws(EvaluationError) -> Bool {
         if bitCount == 1, program.kind == .predicate {
             bitCount = 0
+            scratchInUse = false
             return bits & 1 == 1
         }
         guard program.kind == .predicate else { throw malformed("a predicate program must end with a Boolean") }
-        return try popBool()
+        let result = try popBool()
+        scratchInUse = false
+        return result
     }
 
     private mutating func run(on object: Value, variables: [String: Value]) throws(EvaluationError) {
@@ -268,7 +297,41 @@ public struct VirtualMachine: Sendable {
     }
 
     private mutating func run<Host: KeyValueCoding>(opened host: Host) throws(EvaluationError) {
-        try withUnsafePointer(to: host) { (pointer) throws(EvaluationError) in try run(ItemReader(pointer)) }
+        try withUnsafePointer(to: host) { (pointer) throws(EvaluationError) in try run(reader(pointer)) }
+    }
+
+    /// The item at `item`, read in place; its schema comes from its type when the type has a
+    /// shared one.
+    @inline(__always)
+    private mutating func reader<Item: KeyValueCoding>(_ item: UnsafePointer<Item>) -> ItemReader {
+        guard let schema = adopt(Item.self) else { return ItemReader(item) }
+        return ItemReader(address: UnsafeRawPointer(item), type: Item.self, schema: schema)
+    }
+
+    /// Makes `Item` the type the scalar sites load fields of in place, once per change of type;
+    /// returns its shared schema's identity.
+    @inline(__always)
+    private mutating func adopt<Item: KeyValueCoding>(_: Item.Type) -> ObjectIdentifier? {
+        if hostType == ObjectIdentifier(Item.self) { return hostSchema }
+        resolveStoredFields(of: Item.self)
+        return hostSchema
+    }
+
+    @inline(never)
+    private mutating func resolveStoredFields<Item: KeyValueCoding>(of _: Item.Type) {
+        let type = ObjectIdentifier(Item.self)
+        let schema = Item.sharedSchema.map(ObjectIdentifier.init)
+        hostType = type
+        hostSchema = schema
+        for index in fieldTests.indices {
+            let site = scalarSites.base[index]
+            fieldTests[index] = nil
+            if site.isPresent, let schema, site.schema == schema, let stored = Item.storedScalar(atSlot: site.slot),
+                stored.root == type
+            {
+                fieldTests[index] = FieldTest(stored, site.decision)
+            }
+        }
     }
 
     /// Forgets `SELF`'s value at the end of an evaluation, so the machine does not keep it alive.
@@ -279,9 +342,21 @@ public struct VirtualMachine: Sendable {
     }
 
     /// Resets the scratch space for an evaluation with `variables`.
+    @inline(__always)
     private mutating func prepare(variables: [String: Value]) {
-        // Scratch space is empty after an evaluation that returned; clearing an empty array
-        // still costs a call each, so only an evaluation that threw leaves work here.
+        steps = maximumSteps
+        bitCount = 0
+        // Scratch space is empty after an evaluation that returned: a rule without variables
+        // or memo slots then has nothing to reset.
+        if scratchInUse || hasEvaluationState || slotsHoldCallerVariables || !variables.isEmpty {
+            reset(variables: variables)
+        }
+        scratchInUse = true
+    }
+
+    /// Empties what an evaluation that threw left behind and binds `variables`.
+    @inline(never)
+    private mutating func reset(variables: [String: Value]) {
         if !stack.isEmpty { stack.removeAll(keepingCapacity: true) }
         bitCount = 0
         if !frames.isEmpty { frames.removeAll(keepingCapacity: true) }
@@ -297,8 +372,8 @@ public struct VirtualMachine: Sendable {
             }
         }
         if !memoStamps.isEmpty { evaluationStamp &+= 1 }
+        slotsHoldCallerVariables = !variables.isEmpty
         if program.kind == .ruleSet { initialSlots = slots }
-        steps = maximumSteps
     }
 
     func malformed(_ what: String) -> EvaluationError {

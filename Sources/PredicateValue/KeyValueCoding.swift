@@ -37,6 +37,18 @@ public protocol KeyValueCoding: Sendable {
     /// else. Engines decide comparisons of such fields without building a ``Value``; the default
     /// answers ``Scalar/other`` for every field, so they read it with ``value(atSlot:of:)``.
     static func scalar(atSlot slot: Int, of object: UnsafePointer<Self>) -> Scalar
+
+    /// The schema every object of this type has, when they all share one; `nil` (the default)
+    /// when each object answers for itself. Engines then check an object's schema once per type
+    /// instead of once per object, and may use ``storedScalar(atSlot:)``.
+    static var sharedSchema: Schema? { get }
+
+    /// Where field `slot` is stored in the object, when it is a scalar field stored in place
+    /// (``StoredScalar/bool(_:)`` of its key path, and the like) whose loaded ``Scalar`` means
+    /// what ``value(atSlot:of:)`` answers; `nil` (the default) for every other field. Engines
+    /// that hold objects by pointer then load such a field directly, with no call into the type.
+    /// Used only when ``sharedSchema`` is not `nil`.
+    static func storedScalar(atSlot slot: Int) -> StoredScalar?
 }
 
 extension KeyValueCoding {
@@ -56,6 +68,12 @@ extension KeyValueCoding {
     /// ``Scalar/other``: the field is read as a ``Value``.
     @inlinable
     public static func scalar(atSlot slot: Int, of object: UnsafePointer<Self>) -> Scalar { .other }
+
+    /// `nil`: each object answers ``KeyValueCoding/schema`` for itself.
+    public static var sharedSchema: Schema? { nil }
+
+    /// `nil`: no field is loaded directly.
+    public static func storedScalar(atSlot slot: Int) -> StoredScalar? { nil }
 
     /// Reads field `slot` of each object in place.
     @inlinable

@@ -75,6 +75,28 @@ import Testing
         #expect(kinds == ["booleans", "integers", "strings", "values", "values", "dates"])
     }
 
+    /// Columns of stored fields are loaded in place by type, and fall back to the general column
+    /// where typed storage would change the meaning (a NaN date, every row nil).
+    @Test func storedFieldColumns() throws {
+        var items = TestItems.make(50)
+        let typed = try TestRules.program("creationDate > CAST(10, 'NSDate') AND isUploaded == NO AND documentSize > 1")
+        let typedProgram = BatchProgram(typed)
+        let typedBatch = ColumnBatch(items: items, for: typedProgram)
+        #expect(
+            typedProgram.columnKeyPaths.map { typedBatch.storage(of: $0) ?? "missing" } == [
+                "dates", "booleans", "integers",
+            ])
+        items[3].creationDate = .nan
+        for index in items.indices { items[index].documentSize = nil }
+        let mixedBatch = ColumnBatch(items: items, for: typedProgram)
+        #expect(
+            typedProgram.columnKeyPaths.map { mixedBatch.storage(of: $0) ?? "missing" } == [
+                "values", "booleans", "values",
+            ])
+        let rows = items.map { Value.object($0) }
+        #expect(TestRules.outcomes(typedProgram.evaluate(mixedBatch)) == TestRules.scalar(typed, rows))
+    }
+
     @Test func errorsKeepTheirPositions() throws {
         let rule = "isUploaded == YES AND userInfo.rank > 2"
         let program = try TestRules.program(rule)

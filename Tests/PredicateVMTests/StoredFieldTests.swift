@@ -1,0 +1,173 @@
+import PredicateBytecode
+import PredicateFileProvider
+import PredicateInterpreter
+import PredicateSemantics
+import PredicateSyntax
+import PredicateVM
+import PredicateValue
+import Testing
+
+/// A reading with one field of each storage a ``StoredScalar`` knows, so that the VM's typed
+/// field tests meet every storage, including the values they must leave to the general path (a
+/// NaN, an unsigned integer beyond `Int64.max`).
+private struct Reading: KeyValueCoding, Equatable {
+    var flag: Bool
+    var level: Int64
+    var optionalLevel: Int64?
+    var count: UInt64
+    var optionalCount: UInt64?
+    var ratio: Double
+    var optionalRatio: Double?
+    var taken: Double
+    var optionalTaken: Double?
+    /// Stored, but not declared as a stored scalar: read through ``scalar(atSlot:of:)``.
+    var hidden: Int64
+
+    static let schema = Schema(
+        typeName: "Reading",
+        fields: [
+            .init("flag", .bool), .init("level", .integer), .init("optionalLevel", .optional(.integer)),
+            .init("count", .integer), .init("optionalCount", .optional(.integer)), .init("ratio", .number),
+            .init("optionalRatio", .optional(.number)), .init("taken", .date), .init("optionalTaken", .optional(.date)),
+            .init("hidden", .integer),
+        ])
+    var schema: Schema { Reading.schema }
+    static var sharedSchema: Schema? { schema }
+
+    static let stored: [StoredScalar?] = [
+        .bool(\Reading.flag), .int64(\Reading.level), .int64(\Reading.optionalLevel), .uint64(\Reading.count),
+        .uint64(\Reading.optionalCount), .double(\Reading.ratio), .double(\Reading.optionalRatio),
+        .date(secondsSinceReferenceDate: \Reading.taken), .date(secondsSinceReferenceDate: \Reading.optionalTaken), nil,
+    ]
+    static func storedScalar(atSlot slot: Int) -> StoredScalar? { slot < stored.count ? stored[slot] : nil }
+
+    static func scalar(atSlot slot: Int, of object: UnsafePointer<Reading>) -> Scalar {
+        slot == 9 ? .int(object.pointee.hidden) : (object.pointee.value(atSlot: slot).scalar ?? .other)
+    }
+
+    func value(atSlot slot: Int) -> Value {
+        switch slot {
+        case 0: return .bool(flag)
+        case 1: return .int(level)
+        case 2: return optionalLevel.map(Value.int) ?? .nil
+        case 3: return .uint(count)
+        case 4: return optionalCount.map(Value.uint) ?? .nil
+        case 5: return .double(ratio)
+        case 6: return optionalRatio.map(Value.double) ?? .nil
+        case 7: return .date(secondsSinceReferenceDate: taken)
+        case 8: return optionalTaken.map { .date(secondsSinceReferenceDate: $0) } ?? .nil
+        case 9: return .int(hidden)
+        default: return .nil
+        }
+    }
+}
+
+extension Value {
+    /// The scalar this value is, when it is one.
+    fileprivate var scalar: Scalar? {
+        switch self {
+        case .nil: return .nil
+        case .bool(let flag): return .bool(flag)
+        case .int(let number): return .int(number)
+        case .uint(let number): return .uint(number)
+        case .double(let number): return .double(number)
+        case .date(let seconds): return .date(secondsSinceReferenceDate: seconds)
+        default: return nil
+        }
+    }
+}
+
+@Suite struct StoredFieldTests {
+    private static let readings: [Reading] = [
+        Reading(
+            flag: true, level: 3, optionalLevel: nil, count: 0, optionalCount: nil, ratio: 0.5, optionalRatio: nil,
+            taken: 0, optionalTaken: nil, hidden: 1),
+        Reading(
+            flag: false, level: -7, optionalLevel: 9, count: .max, optionalCount: .max, ratio: .nan,
+            optionalRatio: .nan, taken: .nan, optionalTaken: -10, hidden: -1),
+        Reading(
+            flag: true, level: .max, optionalLevel: .min, count: 12, optionalCount: 3, ratio: -.infinity,
+            optionalRatio: 2, taken: 1e9, optionalTaken: 1e9, hidden: 0),
+    ]
+
+    static let rules = [
+        "flag == YES", "flag == 0", "flag > 0", "flag BETWEEN {1, 1}", "flag == 'x'", "level > 2", "level == nil",
+        "optionalLevel == nil", "optionalLevel != nil", "optionalLevel >= 5", "count > 5",
+        "count == 18446744073709551615",
+        "optionalCount < 4", "optionalCount == nil", "ratio < 1", "ratio == ratio", "ratio > -1e308",
+        "optionalRatio <= 2", "optionalRatio == nil", "taken > CAST(0, 'NSDate')", "taken == nil",
+        "optionalTaken < CAST(0, 'NSDate')", "optionalTaken != nil", "taken > 5", "hidden == 0",
+        "hidden BETWEEN {-1, 0}",
+        "level > 2 AND count < 100 OR optionalRatio == nil",
+    ]
+
+    /// Each rule gives, on each reading, the interpreter's result or error, read through the
+    /// pointer (typed field tests), through the value, and on a machine that saw another type
+    /// first (the tests are chosen again for the new type).
+    @Test(arguments: rules)
+    func typedFieldTestsMeanTheComparison(_ rule: String) throws {
+        let parsed = try PredicateParser.parsePredicate(rule).predicate
+        let bound = Binder.bind(parsed, selfType: .object(SchemaReference(Reading.schema)))
+        let program = try Compiler.compile(bound, source: rule)
+        let environment = EvaluationEnvironment()
+        let interpreter = Interpreter(environment: environment)
+        var machine = VirtualMachine(program: program, environment: environment)
+        for (index, reading) in Self.readings.enumerated() {
+            let expected = FusedComparisonTests.outcome { () throws(EvaluationError) in
+                try interpreter.evaluate(bound, on: .object(reading))
+            }
+            let viaPointer = withUnsafePointer(to: reading) { pointer in
+                FusedComparisonTests.outcome { () throws(EvaluationError) in try machine.evaluate(item: pointer) }
+            }
+            let viaValue = FusedComparisonTests.outcome { () throws(EvaluationError) in
+                try machine.evaluate(on: .object(reading))
+            }
+            let item = FileProviderItem(itemIdentifier: "a", parentItemIdentifier: "root", filename: "a")
+            _ = withUnsafePointer(to: item) { pointer in try? machine.evaluate(item: pointer) }
+            let afterAnotherType = withUnsafePointer(to: reading) { pointer in
+                FusedComparisonTests.outcome { () throws(EvaluationError) in try machine.evaluate(item: pointer) }
+            }
+            #expect(viaPointer == expected, "\(rule) on reading \(index)")
+            #expect(viaValue == expected, "\(rule) on reading \(index)")
+            #expect(afterAnotherType == expected, "\(rule) on reading \(index)")
+        }
+    }
+
+    /// Every stored scalar of ``FileProviderItem`` loads what its ``KeyValueCoding/scalar(atSlot:of:)``
+    /// answers, on items with every such field set and unset.
+    @Test func fileProviderItemStoresWhatItAnswers() {
+        var full = FileProviderItem(itemIdentifier: "a", parentItemIdentifier: "root", filename: "a")
+        full.capabilities = [.allowsReading, .allowsTrashing]
+        full.documentSize = 42
+        full.childItemCount = -3
+        full.creationDate = 12.5
+        full.contentModificationDate = -1
+        full.lastUsedDate = .nan
+        full.favoriteRank = .max
+        full.isTrashed = true
+        full.isUploaded = false
+        full.isUploading = true
+        full.isDownloaded = false
+        full.isDownloading = true
+        full.isMostRecentVersionDownloaded = false
+        full.isShared = true
+        full.isSharedByCurrentUser = true
+        let empty = FileProviderItem(itemIdentifier: "b", parentItemIdentifier: "root", filename: "b")
+        var storedCount = 0
+        for item in [full, empty] {
+            withUnsafePointer(to: item) { pointer in
+                for slot in FileProviderItem.schema.fields.indices {
+                    guard let stored = FileProviderItem.storedScalar(atSlot: slot) else { continue }
+                    storedCount += 1
+                    #expect(stored.root == ObjectIdentifier(FileProviderItem.self))
+                    let loaded = stored.load(from: UnsafeRawPointer(pointer))
+                    let answered = FileProviderItem.scalar(atSlot: slot, of: pointer)
+                    #expect(loaded == answered, "slot \(slot) (\(FileProviderItem.schema.fields[slot].name))")
+                }
+            }
+        }
+        #expect(storedCount == 2 * 15)
+        #expect(FileProviderItem.storedScalar(atSlot: -1) == nil)
+        #expect(FileProviderItem.storedScalar(atSlot: 99) == nil)
+    }
+}
