@@ -83,14 +83,18 @@ extension VirtualMachine {
             throw malformed("no comparison site \(index)")
         }
         let site = program.comparisons[index]
+        // Steps as the instructions the site stands for spend them, in their order, so that an
+        // error reading the key path and the end of the budget come out as they would: the
+        // site's own step stood for the first load; a variable's `KEYPATH` is charged before
+        // the key path is read, `PUSH_CONST` and `CMP` after.
         let receiverItem: ItemReader?
         switch site.receiver {
         case .evaluatedObject:
             receiverItem = item
-            steps -= 2
         case .variable(let slot):
             receiverItem = boundItem(Int(slot))
-            steps -= 3
+            steps -= 1
+            if steps < 0 { try charge(0) }
         }
         let value: Value
         do {
@@ -107,6 +111,8 @@ extension VirtualMachine {
         } catch {
             throw error.at(site.keyPathRange)
         }
+        steps -= 2
+        if steps < 0 { try charge(0) }
         let (decided, cost) = reference._withUnsafeGuaranteedRef { prepared in
             (prepared.quantifier == .direct ? prepared.decide(value) : nil, prepared.scalarCost)
         }

@@ -51,9 +51,12 @@ extension VirtualMachine {
         let count = items?.count ?? values.count
         try charge(count)
         let counting = loop >= 0 && loop < countingExits.count && countingExits[loop]
+        // A loop over items binds its variable in `slotItems` only: the slot's value is left as
+        // it is (nested loops restore what they bind), unless the rule assigns variables.
+        let keepsValue = items != nil && !hasEvaluationState
         frames.append(
             SubqueryFrame(
-                values: values, items: items, count: count, slot: slot, saved: slots[slot],
+                values: values, items: items, count: count, slot: slot, saved: keepsValue ? nil : slots[slot],
                 savedItem: boundItem(slot), loop: loop, counting: counting))
     }
 
@@ -62,24 +65,15 @@ extension VirtualMachine {
     /// reads it) and jumping to the exit.
     mutating func nextElement(exit: Int16, _ pc: inout Int) throws(EvaluationError) {
         guard let top = frames.indices.last else { throw malformed("SUBQUERY_NEXT outside a subquery") }
-        let next = frames[top].next
-        let slot = frames[top].slot
-        if next < frames[top].count {
-            frames[top].next = next + 1
-            if let selection = frames[top].items {
-                let element = selection.item(next)
-                frames[top].currentItem = element
-                if slot < slotItems.count { slotItems[slot] = element }
-            } else {
-                let element = frames[top].values[next]
-                frames[top].current = element
-                slots[slot] = element
-                if slot < slotItems.count { slotItems[slot] = nil }
-            }
+        let loop = pc - 1
+        if loop >= 0, loop < loopTests.count, let site = loopTests[loop] {
+            try runTestLoop(top, site: site, test: loop + 1)
+        } else if bindNextElement(top) {
             return
         }
         guard let frame = frames.popLast() else { return }
-        slots[slot] = frame.saved
+        let slot = frame.slot
+        if frame.items == nil || hasEvaluationState { slots[slot] = frame.saved }
         if slot < slotItems.count { slotItems[slot] = frame.savedItem }
         try environment.limits.checkCollection(count: frame.matched)
         if frame.counting {
@@ -103,6 +97,49 @@ extension VirtualMachine {
         }
         push(.array(frame.results))
         pc += Int(exit)
+    }
+
+    /// Binds the variable of loop `top` to its next element; `false` when there is none.
+    @inline(__always)
+    private mutating func bindNextElement(_ top: Int) -> Bool {
+        let next = frames[top].next
+        guard next < frames[top].count else { return false }
+        let slot = frames[top].slot
+        frames[top].next = next + 1
+        if let selection = frames[top].items {
+            let element = selection.item(next)
+            frames[top].currentItem = element
+            if slot < slotItems.count { slotItems[slot] = element }
+        } else {
+            let element = frames[top].values[next]
+            frames[top].current = element
+            slots[slot] = element
+            if slot < slotItems.count { slotItems[slot] = nil }
+        }
+        return true
+    }
+
+    /// Runs loop `top`, whose body is the one `TEST` of site `site` at `test` (then
+    /// `SUBQUERY_COLLECT`), to its end without dispatching its instructions: each element is
+    /// bound, tested and collected, and each step charges what the `TEST`, the
+    /// `SUBQUERY_COLLECT` and the next `SUBQUERY_NEXT` charge when they run, so results, errors
+    /// and the step budget are those of the instructions.
+    private mutating func runTestLoop(_ top: Int, site: Int, test position: Int) throws(EvaluationError) {
+        while bindNextElement(top) {
+            do {
+                steps -= 1
+                if steps < 0 { try charge(0) }
+                // The site reads the loop's variable, never `SELF`.
+                let matched = try test(site, nil)
+                steps -= 1
+                if steps < 0 { try charge(0) }
+                if matched { collectElement() }
+            } catch {
+                throw position < program.sourceRanges.count ? error.at(program.sourceRanges[position]) : error
+            }
+            steps -= 1
+            if steps < 0 { try charge(0) }
+        }
     }
 
     /// `SUBQUERY_COLLECT` of a true predicate: keeps the current element (or counts it).

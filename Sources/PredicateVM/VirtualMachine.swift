@@ -54,6 +54,10 @@ public struct VirtualMachine: Sendable {
     /// (`SUBQUERY(…).@count > 0`), that comparison as an integer test: the loop's exit answers
     /// the comparison itself.
     let countTests: [IntegerTest?]
+    /// For each counting `SUBQUERY_NEXT` whose loop body is one `TEST` of the loop's variable
+    /// (`SUBQUERY(items, $i, $i.isUploaded == YES).@count`), that test's site: the loop runs
+    /// to its end inside the `SUBQUERY_NEXT`, charging what its instructions would.
+    let loopTests: [Int?]
     /// ``EvaluationLimits/maximumSteps`` of the environment, read once.
     let maximumSteps: Int
     /// The program's instructions where the loop reads them without touching a reference count.
@@ -158,6 +162,14 @@ public struct VirtualMachine: Sendable {
             case .int, .uint, .double, .bool: return IntegerTest(op, constant)
             default: return nil
             }
+        }
+        loopTests = code.indices.map { pc in
+            guard exits[pc], pc >= 1, pc + 2 < code.count, case .subqueryBegin(_, let variable) = code[pc - 1],
+                case .test(let site) = code[pc + 1], case .subqueryCollect(let back) = code[pc + 2],
+                pc + 3 + Int(back) == pc, Int(site) < program.comparisons.count,
+                program.comparisons[Int(site)].receiver == .variable(UInt16(variable))
+            else { return nil }
+            return Int(site)
         }
         stack.reserveCapacity(program.maximumStackDepth)
         frames.reserveCapacity(program.maximumSubqueryDepth)
