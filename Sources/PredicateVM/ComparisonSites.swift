@@ -39,22 +39,58 @@ struct ScalarSite {
     static let absent = ScalarSite()
 }
 
+/// A comparison site decided from a field stored in items of the machine's host type: its
+/// ``FieldTest`` (when the site is one such field and the test decides every value it can hold),
+/// and what ``ScalarSite`` says of its receiver and cost, side by side so that one read through
+/// a pointer has all the typed path needs.
+struct StoredSite {
+    let test: FieldTest?
+    let variable: Int
+    let cost: Int
+
+    static let absent = StoredSite(test: nil, variable: -1, cost: 0)
+}
+
 extension VirtualMachine {
     /// Comparison site `index`: its key path read (in place when it is a field of the item that
-    /// `SELF` or the site's variable stands for), then decided from the field's scalar and the
-    /// prepared constant when they decide it, else by the prepared constant on the field's value,
-    /// else by the general comparison, as `CMP` would. Charges what the instructions it stands
-    /// for would.
+    /// `SELF` or the site's variable stands for), then decided from the field's stored bits, or
+    /// its scalar, and the prepared constant when they decide it, else by the prepared constant
+    /// on the field's value, else by the general comparison, as `CMP` would. Charges what the
+    /// instructions it stands for would.
     @inline(__always)
     mutating func test(_ index: Int, _ item: ItemReader?) throws(EvaluationError) -> Bool {
-        // The typed path, inlined into the loop: a field of the receiver's schema read as a
-        // scalar and decided against the prepared constant, with no `Value` built.
+        // The typed path, inlined into the loop: a field stored in the item, one typed load and
+        // one test, with no `Value` or `Scalar` built. Everything else is out of line.
+        if let decided = decideStored(index, item) { return decided }
+        return try testByScalar(index, item)
+    }
+
+    /// Site `index` decided by the ``FieldTest`` of a field stored in the receiver, its steps
+    /// charged; `nil` when the test does not apply or the budget would run out (the slower
+    /// paths then charge and fail as the instructions would).
+    @_transparent
+    mutating func decideStored(_ index: Int, _ item: ItemReader?) -> Bool? {
+        guard index < storedSites.count else { return nil }
+        let site = storedSites.base + index
+        guard let test = site.pointee.test, steps >= site.pointee.cost,
+            let receiver = site.pointee.variable < 0 ? item : boundItem(site.pointee.variable),
+            ObjectIdentifier(receiver.type) == hostType, let decided = test.decide(receiver.address)
+        else { return nil }
+        steps -= site.pointee.cost
+        return decided
+    }
+
+    /// Site `index` decided from the scalar the receiver's type answers for the field, when the
+    /// site is one bound field read directly and the scalar decides it; else on the general path.
+    @inline(never)
+    mutating func testByScalar(_ index: Int, _ item: ItemReader?) throws(EvaluationError) -> Bool {
         if index < scalarSites.count {
             // Through the pointer: the site's fields are read where they are, not copied out.
             let site = scalarSites.base + index
             if site.pointee.isPresent,
                 let receiver = site.pointee.variable < 0 ? item : boundItem(site.pointee.variable),
-                let decided = decide(site, index, receiver)
+                receiver.schema == site.pointee.schema,
+                let decided = site.pointee.decision.decide(receiver.scalar(atSlot: site.pointee.slot))
             {
                 try charge(site.pointee.cost)
                 return decided
@@ -63,21 +99,8 @@ extension VirtualMachine {
         return try testInGeneral(index, item)
     }
 
-    /// Site `index` decided on `receiver`'s field: by its ``FieldTest`` when the field is stored
-    /// in items of `receiver`'s type, else from the scalar the type answers; `nil` when the
-    /// general path must decide.
-    @inline(__always)
-    private func decide(_ site: UnsafeMutablePointer<ScalarSite>, _ index: Int, _ receiver: ItemReader) -> Bool? {
-        if index < fieldTests.count, let test = fieldTests[index], ObjectIdentifier(receiver.type) == hostType {
-            return test.decide(receiver.address)
-        }
-        guard receiver.schema == site.pointee.schema else { return nil }
-        return site.pointee.decision.decide(receiver.scalar(atSlot: site.pointee.slot))
-    }
-
     /// Comparison site `index` on the general path: the key path read as a value, then the
     /// prepared constant, a compiled pattern or the general comparison.
-    @inline(never)
     mutating func testInGeneral(_ index: Int, _ item: ItemReader?) throws(EvaluationError) -> Bool {
         guard index < program.comparisons.count, index < comparisons.count, let reference = comparisons[index] else {
             throw malformed("no comparison site \(index)")

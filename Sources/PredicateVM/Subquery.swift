@@ -1,38 +1,46 @@
 import PredicateSemantics
 import PredicateValue
 
-/// One `SUBQUERY` loop in progress.
+/// One `SUBQUERY` loop in progress, as plain data: pushing, reading and popping a frame touches
+/// no reference count. What a loop over the language's values holds on to (the values, the
+/// variable's old value, the element and the collected ones) is in a ``ValueLoop`` of its own,
+/// on a side stack; a loop over selected items that only counts has none.
 struct SubqueryFrame {
-    /// What the loop walks: the language's values, or items the caller selected, in place.
-    enum Elements {
-        case values([Value])
-        case items(ItemSelection)
-    }
-
-    /// The values walked (empty when the loop walks items).
-    let values: [Value]
-    /// The items walked, in place, when the loop walks a selection: plain data, read without
-    /// copying an enum payload on every step.
+    /// The items walked, in place, when the loop walks a selection.
     let items: ItemSelection?
     let count: Int
     var next = 0
     let slot: Int
-    /// What the variable held before the loop, restored after it.
-    let saved: Value?
+    /// The item the variable was bound to before the loop, restored after it.
     let savedItem: ItemReader?
-    /// The element the variable stands for now (for value loops; item loops bind the item).
-    var current: Value = .nil
+    /// The element the variable stands for now, in a loop over items.
     var currentItem: ItemReader?
-    /// The collected elements, unless the loop only counts them (its result is read by
-    /// `@count` alone).
-    var results: [Value] = []
     var matched = 0
     /// The `SUBQUERY_NEXT` that runs the loop (the instruction after its `SUBQUERY_BEGIN`), and
     /// whether its exit is `KEYPATH @count`, so that elements are only counted.
     let loop: Int
     let counting: Bool
+    /// Whether the loop has a ``ValueLoop`` (the top one of ``VirtualMachine/valueLoops``).
+    let hasValues: Bool
     /// What `@count` charges for the collected elements: one visit each, plus their own elements.
     var countCost = 0
+}
+
+extension SubqueryFrame {
+    /// What a loop walks: the language's values, or items the caller selected, in place.
+    enum Elements {
+        case values([Value])
+        case items(ItemSelection)
+    }
+}
+
+/// What a `SUBQUERY` loop keeps that holds references: the values it walks, what its variable
+/// held before (restored after), the element it stands for now and the elements collected.
+struct ValueLoop {
+    let values: [Value]
+    let saved: Value?
+    var current: Value = .nil
+    var results: [Value] = []
 }
 
 extension VirtualMachine {
@@ -42,22 +50,28 @@ extension VirtualMachine {
         over elements: SubqueryFrame.Elements, slot: Int, loop: Int
     ) throws(EvaluationError) {
         guard slot < slots.count else { throw malformed("no variable \(slot)") }
-        let values: [Value]
-        let items: ItemSelection?
-        switch elements {
-        case .values(let elements): (values, items) = (elements, nil)
-        case .items(let selection): (values, items) = ([], selection)
-        }
-        let count = items?.count ?? values.count
-        try charge(count)
         let counting = loop >= 0 && loop < countingExits.count && countingExits[loop]
-        // A loop over items binds its variable in `slotItems` only: the slot's value is left as
-        // it is (nested loops restore what they bind), unless the rule assigns variables.
-        let keepsValue = items != nil && !hasEvaluationState
-        frames.append(
-            SubqueryFrame(
-                values: values, items: items, count: count, slot: slot, saved: keepsValue ? nil : slots[slot],
-                savedItem: boundItem(slot), loop: loop, counting: counting))
+        switch elements {
+        case .values(let values):
+            try charge(values.count)
+            valueLoops.append(ValueLoop(values: values, saved: slots[slot]))
+            frames.append(
+                SubqueryFrame(
+                    items: nil, count: values.count, slot: slot, savedItem: boundItem(slot), loop: loop,
+                    counting: counting, hasValues: true))
+        case .items(let selection):
+            try charge(selection.count)
+            // A loop over items binds its variable in `slotItems` only: the slot's value is left
+            // as it is (nested loops restore what they bind), unless the rule assigns variables.
+            // A loop that collects its items, or whose variable's value must be restored, keeps
+            // them in a value loop.
+            let hasValues = !counting || hasEvaluationState
+            if hasValues { valueLoops.append(ValueLoop(values: [], saved: slots[slot])) }
+            frames.append(
+                SubqueryFrame(
+                    items: selection, count: selection.count, slot: slot, savedItem: boundItem(slot), loop: loop,
+                    counting: counting, hasValues: hasValues))
+        }
     }
 
     /// `SUBQUERY_NEXT`: binds the variable to the next element, or ends the loop, restoring the
@@ -73,7 +87,7 @@ extension VirtualMachine {
         }
         guard let frame = frames.popLast() else { return }
         let slot = frame.slot
-        if frame.items == nil || hasEvaluationState { slots[slot] = frame.saved }
+        let results = frame.hasValues ? endValueLoop(slot: slot) : nil
         if slot < slotItems.count { slotItems[slot] = frame.savedItem }
         try environment.limits.checkCollection(count: frame.matched)
         if frame.counting {
@@ -95,8 +109,16 @@ extension VirtualMachine {
             pc += Int(exit) + 1
             return
         }
-        push(.array(frame.results))
+        push(.array(results ?? []))
         pc += Int(exit)
+    }
+
+    /// Pops the value loop of the loop ending, restoring its variable; returns what it collected.
+    @inline(never)
+    private mutating func endValueLoop(slot: Int) -> [Value] {
+        guard let valueLoop = valueLoops.popLast() else { return [] }
+        slots[slot] = valueLoop.saved
+        return valueLoop.results
     }
 
     /// Binds the variable of loop `top` to its next element; `false` when there is none.
@@ -110,9 +132,9 @@ extension VirtualMachine {
             let element = selection.item(next)
             frames[top].currentItem = element
             if slot < slotItems.count { slotItems[slot] = element }
-        } else {
-            let element = frames[top].values[next]
-            frames[top].current = element
+        } else if let loop = valueLoops.indices.last {
+            let element = valueLoops[loop].values[next]
+            valueLoops[loop].current = element
             slots[slot] = element
             if slot < slotItems.count { slotItems[slot] = nil }
         }
@@ -125,8 +147,14 @@ extension VirtualMachine {
     /// `SUBQUERY_COLLECT` and the next `SUBQUERY_NEXT` charge when they run, so results, errors
     /// and the step budget are those of the instructions.
     private mutating func runTestLoop(_ top: Int, site: Int, test position: Int) throws(EvaluationError) {
-        while bindNextElement(top) {
-            do {
+        do throws(EvaluationError) {
+            if let selection = frames[top].items, frames[top].counting, !frames[top].hasValues,
+                frames[top].slot < slotItems.count
+            {
+                try countItems(selection, top, site: site)
+                return
+            }
+            while bindNextElement(top) {
                 steps -= 1
                 if steps < 0 { try charge(0) }
                 // The site reads the loop's variable, never `SELF`.
@@ -134,9 +162,39 @@ extension VirtualMachine {
                 steps -= 1
                 if steps < 0 { try charge(0) }
                 if matched { collectElement() }
-            } catch {
-                throw position < program.sourceRanges.count ? error.at(program.sourceRanges[position]) : error
+                steps -= 1
+                if steps < 0 { try charge(0) }
             }
+        } catch {
+            // Only the `TEST` can fail (a step charged after it was still charged before the
+            // next instruction's, which reports its error at the rule).
+            throw position < program.sourceRanges.count ? error.at(program.sourceRanges[position]) : error
+        }
+    }
+
+    /// The test loop of a counting loop over selected items: the frame's position, count and
+    /// cost kept in locals, each item bound and tested in place, and the frame brought up to
+    /// date once, at the end.
+    @inline(__always)
+    private mutating func countItems(_ selection: ItemSelection, _ top: Int, site: Int) throws(EvaluationError) {
+        let slot = frames[top].slot
+        var next = frames[top].next
+        var matched = 0
+        defer {
+            frames[top].next = next
+            frames[top].matched &+= matched
+            frames[top].countCost &+= matched
+        }
+        while next < selection.count, let element = selection.item(next) {
+            next += 1
+            slotItems[slot] = element
+            steps -= 1
+            if steps < 0 { try charge(0) }
+            let decided: Bool
+            if let stored = decideStored(site, nil) { decided = stored } else { decided = try testByScalar(site, nil) }
+            steps -= 1
+            if steps < 0 { try charge(0) }
+            if decided { matched += 1 }
             steps -= 1
             if steps < 0 { try charge(0) }
         }
@@ -149,11 +207,13 @@ extension VirtualMachine {
         let counting = frames[top].counting
         if frames[top].items != nil {
             frames[top].countCost &+= 1
-            if !counting, let element = frames[top].currentItem { frames[top].results.append(element.boxed()) }
-        } else {
-            let element = frames[top].current
+            if !counting, let element = frames[top].currentItem, let loop = valueLoops.indices.last {
+                valueLoops[loop].results.append(element.boxed())
+            }
+        } else if let loop = valueLoops.indices.last {
+            let element = valueLoops[loop].current
             frames[top].countCost &+= EvaluationCost.size(element)
-            if !counting { frames[top].results.append(element) }
+            if !counting { valueLoops[loop].results.append(element) }
         }
     }
 }

@@ -38,8 +38,9 @@ public struct VirtualMachine: Sendable {
     /// is one bound field read directly (no quantifier; ``ScalarSite/isPresent``).
     let scalarSites: PlainStorage<ScalarSite>
     /// For each comparison site, its test on the field stored in items of ``hostType``, when the
-    /// field is stored there and the test decides every value.
-    var fieldTests: [FieldTest?] = []
+    /// field is stored there and the test decides every value. Owned by this machine alone
+    /// before it is rewritten (a copy of the machine shares it until then).
+    var storedSites: PlainStorage<StoredSite>
     /// The type of the items last evaluated in place, and its shared schema.
     var hostType: ObjectIdentifier?
     var hostSchema: ObjectIdentifier?
@@ -74,6 +75,9 @@ public struct VirtualMachine: Sendable {
     var slotItems: [ItemReader?] = []
     var savedSlots: [(values: [Value?], items: [ItemReader?])] = []
     var frames: [SubqueryFrame] = []
+    /// The reference-holding state of the `SUBQUERY` loops in ``frames`` that have one, in the
+    /// same order.
+    var valueLoops: [ValueLoop] = []
     /// The selection `SELF` stands for during ``evaluate(selection:key:variables:)``, its key,
     /// and the key's index in ``selectionKeys`` (-1 when no key path of the program names it).
     var selection: ItemSelection?
@@ -136,7 +140,7 @@ public struct VirtualMachine: Sendable {
                 cost: (variable < 0 ? 2 : 3) + prepared.scalarCost, decision: prepared.scalar)
         }
         scalarSites = PlainStorage(sites)
-        fieldTests = Array(repeating: nil, count: sites.count)
+        storedSites = PlainStorage(Array(repeating: StoredSite.absent, count: sites.count))
         var keys: [String] = []
         selectionPaths = program.keyPaths.map { SelectionPath($0, keys: &keys) }
         selectionKeys = keys
@@ -173,6 +177,7 @@ public struct VirtualMachine: Sendable {
         }
         stack.reserveCapacity(program.maximumStackDepth)
         frames.reserveCapacity(program.maximumSubqueryDepth)
+        valueLoops.reserveCapacity(program.maximumSubqueryDepth)
         var memoCount = 0
         var ruleCount = 0
         for instruction in code {
@@ -335,15 +340,20 @@ public struct VirtualMachine: Sendable {
         let schema = Item.sharedSchema.map(ObjectIdentifier.init)
         hostType = type
         hostSchema = schema
-        for index in fieldTests.indices {
+        var sites: [StoredSite] = []
+        sites.reserveCapacity(scalarSites.count)
+        for index in 0..<scalarSites.count {
             let site = scalarSites.base[index]
-            fieldTests[index] = nil
+            var test: FieldTest?
             if site.isPresent, let schema, site.schema == schema, let stored = Item.storedScalar(atSlot: site.slot),
                 stored.root == type
             {
-                fieldTests[index] = FieldTest(stored, site.decision)
+                test = FieldTest(stored, site.decision)
             }
+            sites.append(StoredSite(test: test, variable: site.variable, cost: site.cost))
         }
+        // A new table rather than writing into the old one: copies of this machine share it.
+        storedSites = PlainStorage(sites)
     }
 
     /// Forgets `SELF`'s value at the end of an evaluation, so the machine does not keep it alive.
@@ -372,6 +382,7 @@ public struct VirtualMachine: Sendable {
         if !stack.isEmpty { stack.removeAll(keepingCapacity: true) }
         bitCount = 0
         if !frames.isEmpty { frames.removeAll(keepingCapacity: true) }
+        if !valueLoops.isEmpty { valueLoops.removeAll(keepingCapacity: true) }
         if !savedSlots.isEmpty { savedSlots.removeAll(keepingCapacity: true) }
         if !program.variables.isEmpty {
             let count = program.variables.count
