@@ -173,6 +173,12 @@ import Testing
         ParseCase("@count > 0", .prints("@count > 0")),
         ParseCase("items.@sum.price > 0", .prints("items.@sum.price > 0")),
         ParseCase("item.#size == 1", .prints("item.#size == 1")),
+        // Issue 17: the index symbols are keys after a dot (Couchbase Lite's suite, run on
+        // Apple, parses `name.first == $FIRSTNAME` into the key path `name.first`).
+        ParseCase("name.first == $FIRSTNAME", .prints("name.#first == $FIRSTNAME")),
+        ParseCase("a.LAST == 1 AND a.Size == 2", .prints("a.#LAST == 1 AND a.#Size == 2")),
+        ParseCase("$x.size.first == 1", .prints("$x.#size.#first == 1")),
+        ParseCase("SELF.first == 1", .prints("#first == 1")),
         ParseCase("#size == 1", .prints("#size == 1")),
         ParseCase(
             "a.b[1].c == a[FIRST] AND a[last] == a[Size]", .prints("a.b[1].c == a[FIRST] AND a[LAST] == a[SIZE]")),
