@@ -179,6 +179,21 @@ import Testing
         ParseCase("a.LAST == 1 AND a.Size == 2", .prints("a.#LAST == 1 AND a.#Size == 2")),
         ParseCase("$x.size.first == 1", .prints("$x.#size.#first == 1")),
         ParseCase("SELF.first == 1", .prints("#first == 1")),
+        // Issue 17: an index after a dotted key binds to that key (`a.d[0]` is `a.(d[0])`, as a
+        // test run on Apple shows); it prints back as written, and `(a.d)[0]` keeps its parentheses.
+        ParseCase("a.d[0] == 1", .prints("a.d[0] == 1")),
+        ParseCase("(a.d)[0] == 1", .prints("(a.d)[0] == 1")),
+        ParseCase("a.b.d[LAST][0] == 1", .prints("a.b.d[LAST][0] == 1")),
+        ParseCase("(a.d[0])[1] == 1 AND a.d[0].e[1] == 2", .prints("(a.d[0])[1] == 1 AND a.d[0].e[1] == 2")),
+        ParseCase("$x.d[SIZE] == 1 AND $x.$k[0] == 2", .prints("$x.d[SIZE] == 1 AND $x.$k[0] == 2")),
+        ParseCase("SELF.d[0] == 1 AND self.a.d[FIRST] == 2", .prints("d[0] == 1 AND a.d[FIRST] == 2")),
+        ParseCase(
+            #"a."b.c"[0] == 1"#, .prints(#"FUNCTION(a, "valueForKeyPath:" , (SELF."b.c")[0]) == 1"#)),
+        ParseCase(
+            "FUNCTION(SELF, 'valueForKeyPath:', d[0]) == 1", .prints(#"FUNCTION(SELF, "valueForKeyPath:" , d[0]) == 1"#)
+        ),
+        ParseCase("FUNCTION(a, 'valueForKeyPath:', d[0]) == 1", .prints("a.d[0] == 1")),
+        ParseCase("a.d[0] == 1.0", .prints("a.d[0] == 1.0", apple: "a.d[0] == 1")),
         ParseCase("#size == 1", .prints("#size == 1")),
         ParseCase(
             "a.b[1].c == a[FIRST] AND a[last] == a[Size]", .prints("a.b[1].c == a[FIRST] AND a[LAST] == a[SIZE]")),

@@ -158,6 +158,29 @@ import Testing
             compare("x", .in, .array([.array([.null]), .double(2)])), prints: "x IN {{<null>}, 2}",
             roundTrip: "x IN {{nil}, 2.0}"),
         format("x == nil AND y == NULL AND z == %@", [.null], prints: "x == nil AND y == nil AND z == nil"),
+        // Issue 17: an index on a dotted key path prints its parentheses, since `a.d[0]` binds the
+        // index to `d` (Apple's grammar, shown by a test run on Apple).
+        tree(
+            Predicate(
+                .comparison(
+                    Comparison(
+                        Expression(
+                            .index(
+                                Expression(
+                                    .keyPath(base: Expression(.evaluatedObject), components: [.key("a"), .key("d")])),
+                                .expression(Expression(.constant(.int(0)))))),
+                        .equal, Expression(.constant(.int(1)))))),
+            prints: "(a.d)[0] == 1"),
+        tree(
+            Predicate(
+                .comparison(
+                    Comparison(
+                        Expression(
+                            .index(
+                                Expression(.keyPath(base: Expression(.variable("x")), components: [.key("d")])), .size)),
+                        .equal, Expression(.constant(.int(1)))))),
+            prints: "($x.d)[SIZE] == 1"),
+        format("a.d[0] == 1", prints: "a.d[0] == 1"),
     ]
 
     @Test(arguments: vectors) func prints(_ vector: Vector) throws {

@@ -164,6 +164,16 @@ struct CanonicalPrinter {
                 printList(arguments)
                 output += ")"
             }
+        case .invoke(let receiver, let selector, let arguments)
+        where CanonicalPrinter.printsAsKeyThenIndex(receiver: receiver, selector: selector, arguments: arguments):
+            // `a.d[0]`, what the parser makes of that text (Apple's binding of `[` after `.`).
+            if case .keyPath = receiver.kind {
+                print(receiver)
+            } else {
+                printPostfixBase(receiver, beforeKey: true)
+            }
+            output += "."
+            print(arguments[0])
         case .invoke(let receiver, let selector, let arguments):
             output += "FUNCTION("
             print(receiver)
@@ -246,13 +256,49 @@ struct CanonicalPrinter {
     }
 
     /// The base of `.key` or `[index]`: parenthesised when the postfix would otherwise attach to
-    /// something else (an operand, the digits of a negative number, or a key path it would extend).
+    /// something else (an operand, the digits of a negative number, a key path it would extend,
+    /// or, for `[index]`, the last key of a dotted path: `(a.d)[0]`, since `a.d[0]` is `a.(d[0])`).
     private mutating func printPostfixBase(_ base: Expression, beforeKey: Bool = false) {
         var wrap = CanonicalPrinter.isInfix(base) || CanonicalPrinter.isNegativeNumber(base)
         if beforeKey, case .keyPath = base.kind { wrap = true }
+        if !beforeKey {
+            switch base.kind {
+            case .keyPath(let root, let components):
+                let isBareKey =
+                    components.count == 1 && root.kind == .evaluatedObject
+                    && CanonicalPrinter.canStartPath(components[0])
+                if !isBareKey { wrap = true }
+            case .invoke(let receiver, let selector, let arguments):
+                if CanonicalPrinter.printsAsKeyThenIndex(receiver: receiver, selector: selector, arguments: arguments) {
+                    wrap = true
+                }
+            default:
+                break
+            }
+        }
         if wrap { output += "(" }
         print(base)
         if wrap { output += ")" }
+    }
+
+    /// Whether `FUNCTION(receiver, 'valueForKeyPath:', key[…])` prints as `receiver.key[…]`: the
+    /// argument is an index chain over one key (or a variable) that reads back as one component,
+    /// and the receiver is not `SELF` (which the parser drops before a key).
+    static func printsAsKeyThenIndex(receiver: Expression, selector: String, arguments: [Expression]) -> Bool {
+        guard selector == "valueForKeyPath:", arguments.count == 1, receiver.kind != .evaluatedObject,
+            case .index = arguments[0].kind
+        else { return false }
+        var indexed = arguments[0]
+        while case .index(let base, _) = indexed.kind { indexed = base }
+        switch indexed.kind {
+        case .variable:
+            return true
+        case .keyPath(let root, let components):
+            guard root.kind == .evaluatedObject, components.count == 1, case .key = components[0] else { return false }
+            return canStartPath(components[0])
+        default:
+            return false
+        }
     }
 
     private static func isInfix(_ expression: Expression) -> Bool {
