@@ -30,6 +30,10 @@ import Testing
         ParseCase("a.in == 1", .fails(at: "1:3", containing: "'in' is a reserved word")),
         ParseCase("a.null == 1", .fails(at: "1:3", containing: "'null' is a reserved word")),
         ParseCase("a.subquery == 1", .fails(at: "1:3", containing: "'subquery' is a reserved word")),
+        // Issue 17: no reserved word after `@`, as on Apple (realm/realm-swift#8546: the parser
+        // "doesn't allow `@` followed by any of the NSPredicate keywords").
+        ParseCase("a.@any == 1", .fails(at: "1:3", containing: "'@any': a reserved word cannot follow '@'")),
+        ParseCase("@size == 1", .fails(at: "1:1", containing: #"quote the key, as in SELF."@size""#)),
         ParseCase("modulus:by: == 1", .fails(at: "1:1", containing: "'modulus:by:' must be followed by '('")),
         ParseCase("sum() == 1", .fails(at: "1:1", containing: "'sum:' takes 1 argument, 0 given")),
         ParseCase("now(1) > 0", .fails(at: "1:1", containing: "'now' takes 0 arguments, 1 given")),

@@ -181,6 +181,7 @@ import Testing
         ParseCase("SELF.first == 1", .prints("#first == 1")),
         // Issue 17: an index after a dotted key binds to that key (`a.d[0]` is `a.(d[0])`, as a
         // test run on Apple shows); it prints back as written, and `(a.d)[0]` keeps its parentheses.
+        ParseCase(#"a."@any" == 1 AND SELF."@size" == 2"#, .prints(#"a."@any" == 1 AND SELF."@size" == 2"#)),
         ParseCase("a.d[0] == 1", .prints("a.d[0] == 1")),
         ParseCase("(a.d)[0] == 1", .prints("(a.d)[0] == 1")),
         ParseCase("a.b.d[LAST][0] == 1", .prints("a.b.d[LAST][0] == 1")),

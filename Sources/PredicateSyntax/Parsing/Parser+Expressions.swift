@@ -224,6 +224,12 @@ extension Parser {
                 range: SourceRange(start, indexed.range.upperBound)))
     }
 
+    /// Apple's parser takes no reserved word after `@` (Realm's maintainers, whose queries Apple
+    /// parses, report `@any` and `@all` rejected), so neither does this one.
+    private func rejectReservedWordAfterAt(_ key: String, at range: SourceRange) throws(Diagnostic) {
+        if Keyword.isReserved(key.dropFirst()) { throw error(.reservedWordAfterAt(key), at: range) }
+    }
+
     /// The component(s) after a `.`: one key, or the keys of a spliced `%K` argument.
     private mutating func parseKeyComponents() throws(Diagnostic) -> [KeyComponent] {
         let token = current
@@ -232,6 +238,7 @@ extension Parser {
             _ = advance()
             return [.key(name)]
         case .atKey(let name):
+            try rejectReservedWordAfterAt(name, at: token.range)
             _ = advance()
             return [.key(name)]
         case .string(let key):
@@ -316,6 +323,7 @@ extension Parser {
             _ = advance()
             return Expression(.variable(name), range: range)
         case .atKey(let name):
+            try rejectReservedWordAfterAt(name, at: range)
             _ = advance()
             return rootedKeyPath([.key(name)], range: range)
         case .identifier(let name, let escaped):

@@ -350,8 +350,10 @@ struct CanonicalPrinter {
         return quoted(key)
     }
 
+    /// Whether `key` prints as an `@` key; `@` before a reserved word does not parse, so such a
+    /// key prints quoted.
     private static func isAtKey(_ key: String) -> Bool {
-        key.hasPrefix("@") && isIdentifier(key.dropFirst())
+        key.hasPrefix("@") && isIdentifier(key.dropFirst()) && !Keyword.isReserved(key.dropFirst())
     }
 
     /// Whether `text` lexes as one identifier (SPEC §2.4.1, with Unicode letters and digits).
