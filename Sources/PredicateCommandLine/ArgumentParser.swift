@@ -19,7 +19,8 @@ enum Subcommand: String, CaseIterable {
     /// Options that take no value.
     var flags: Set<String> {
         switch self {
-        case .format, .disasm: return ["--expression", "--strict", "--help", "-h"]
+        case .format: return ["--expression", "--strict", "--round-trip", "--help", "-h"]
+        case .disasm: return ["--expression", "--strict", "--help", "-h"]
         case .eval: return ["--jsonl", "--json", "--strict", "--help", "-h"]
         case .check: return ["--json", "--plist", "--help", "-h"]
         case .actions: return ["--json", "--help", "-h"]

@@ -255,9 +255,10 @@ struct Session<Input: CommandLineInput, Output: CommandLineOutput, ErrorOutput: 
             return 0
         }
         guard let (_, parsed) = try parseRuleOperand(arguments, for: .format) else { return 2 }
+        let style: FormatStyle = arguments.has("--round-trip") ? .roundTripSafe : .apple
         switch parsed {
-        case .predicate(let predicate): output.write(predicate.format + "\n")
-        case .expression(let expression): output.write(expression.format + "\n")
+        case .predicate(let predicate): output.write(predicate.format(style) + "\n")
+        case .expression(let expression): output.write(expression.format(style) + "\n")
         }
         return 0
     }
@@ -327,7 +328,7 @@ struct Session<Input: CommandLineInput, Output: CommandLineOutput, ErrorOutput: 
             errorOutput.write(
                 """
                 predicate: error: evaluation is not available yet: this build has no evaluator.
-                The rule parses as: \(parsed.predicate.format)
+                The rule parses as: \(parsed.predicate.format(.roundTripSafe))
 
                 """)
             return 2

@@ -2,7 +2,8 @@
 enum HelpText {
     static func usage(for subcommand: Subcommand?) -> String {
         switch subcommand {
-        case .format: return "usage: predicate format <rule> [--args JSON-ARRAY] [--expression] [--strict]"
+        case .format:
+            return "usage: predicate format <rule> [--args JSON-ARRAY] [--expression] [--strict] [--round-trip]"
         case .eval:
             return """
                 usage: predicate eval <rule> [--object FILE|-] [--args JSON-ARRAY] [--vars JSON-OBJECT] [--strict]
@@ -92,11 +93,16 @@ enum HelpText {
         predicate format - print a rule's canonical form
 
         USAGE
-          predicate format <rule> [--args JSON-ARRAY] [--expression] [--strict]
+          predicate format <rule> [--args JSON-ARRAY] [--expression] [--strict] [--round-trip]
 
         Parses <rule> and prints its canonical format string (Apple's predicateFormat) on
         standard output. Warnings (legal but doubtful constructs) go to standard error with the
         source line and a caret; the exit code stays 0.
+
+        Apple's text does not always mean what the rule meant when parsed again: the double
+        10.0 prints 10, which parses as an integer, and a date prints as CAST(<seconds with six
+        decimals>, "NSDate"). --round-trip prints text that parses back to the same rule (10.0
+        stays 10.0; doubles keep all their digits).
 
         OPTIONS
           --args JSON-ARRAY  Values for the format specifiers %@, %K, %d, ..., consumed left to
@@ -104,6 +110,7 @@ enum HelpText {
                              'eval --jsonl' (see 'predicate help eval').
           --expression       Parse <rule> as an expression (NSExpression) instead of a predicate.
           --strict           Reject unparenthesised mixes of AND and OR instead of warning.
+          --round-trip       Print text that parses back to the same rule instead of Apple's.
           -h, --help         Show this help.
 
         EXIT CODES

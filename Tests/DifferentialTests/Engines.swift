@@ -14,8 +14,8 @@ enum Rule: Hashable {
     /// The rule as a format string (`expr: ` marks an expression, as in the conformance files).
     var format: String {
         switch self {
-        case .predicate(let predicate): return predicate.format
-        case .expression(let expression): return expression.format
+        case .predicate(let predicate): return predicate.format(.roundTripSafe)
+        case .expression(let expression): return expression.format(.roundTripSafe)
         }
     }
 

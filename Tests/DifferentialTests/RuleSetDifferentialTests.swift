@@ -30,7 +30,7 @@ import Testing
             trees.append(Predicate(.and([base[0], base[1]])))
             trees.append(Predicate(.or([base[1], Predicate(.not(base[0]))])))
             trees.append(base[0])
-            let texts = trees.map(\.format)
+            let texts = trees.map { $0.format(.roundTripSafe) }
             guard let parsed = try? texts.map({ try PredicateParser.parsePredicate($0).predicate }) else { continue }
             let inputs = (0..<3).map { _ in (objects.object(shape), objects.variables()) }
             for (object, variables) in inputs {

@@ -66,7 +66,7 @@ private func line(_ id: String, format: String?, error: String? = nil, result: S
             "7", format: nil,
             error:
                 "invalid value at args[0].$date: expected a number of seconds since 2001-01-01T00:00:00Z, found string"),
-        line("8", format: #"a == CAST(0.0, "NSDate")"#),
+        line("8", format: #"a == CAST(0.000000, "NSDate")"#),
         line("9", format: "x == nil AND y == 1.5"),
         line("10", format: nil, error: "1:6: error: insufficient arguments: the format needs at least 1, 0 given"),
         line(
@@ -210,7 +210,13 @@ func jsonLinesUsageErrors(arguments: [String]) {
         (["format", "name = 'x'"], #"name == "x""#),
         (["format", "name == %@", "--args", #"["x"]"#], #"name == "x""#),
         (["format", "--args=[\"a.b\", 3]", "%K > %d"], "a.b > 3"),
-        (["format", "%@ == x", "--args", #"[{"$date": 0}]"#], #"CAST(0.0, "NSDate") == x"#),
+        (["format", "%@ == x", "--args", #"[{"$date": 0}]"#], #"CAST(0.000000, "NSDate") == x"#),
+        (["format", "%@ == x", "--args", #"[{"$date": 0}]"#, "--round-trip"], #"CAST(0.0, "NSDate") == x"#),
+        (["format", "score > 10.0 AND score BETWEEN {1.0, 10.5}"], "score > 10 AND score BETWEEN {1, 10.5}"),
+        (
+            ["format", "--round-trip", "score > 10.0 AND score BETWEEN {1.0, 10.5}"],
+            "score > 10.0 AND score BETWEEN {1.0, 10.5}"
+        ),
         (["format", "1 + 2 * x", "--expression"], "1 + (2 * x)"),
         (["format", "--", "-1 < x"], "-1 < x"),
         (["format", "a = 1 OR b = 2 AND c = 3"], "a == 1 OR (b == 2 AND c == 3)"),

@@ -15,7 +15,7 @@ import class Foundation.Thread
 
         var description: String {
             switch self {
-            case .parsed(let predicate): return "parsed: \(predicate.format.prefix(200))"
+            case .parsed(let predicate): return "parsed: \(predicate.format(.roundTripSafe).prefix(200))"
             case .failed(let kind, let location): return "failed at \(location): \(kind.message)"
             }
         }
@@ -131,7 +131,7 @@ import class Foundation.Thread
         let options = ParseOptions(maximumLength: 4 << 20)
         let predicate = try PredicateParser.parsePredicate(chain, options: options).predicate
         guard case .and(let operands) = predicate.kind else {
-            Issue.record("expected one AND node, got \(predicate.format.prefix(100))")
+            Issue.record("expected one AND node, got \(predicate.format(.roundTripSafe).prefix(100))")
             return
         }
         #expect(operands.count == AdversarialInputTests.count)
@@ -454,16 +454,16 @@ import class Foundation.Thread
         }
         var parsedPredicate = false
         do {
-            let printed = try PredicateParser.parsePredicate(source).predicate.format
-            let reprinted = try PredicateParser.parsePredicate(printed).predicate.format
+            let printed = try PredicateParser.parsePredicate(source).predicate.format(.roundTripSafe)
+            let reprinted = try PredicateParser.parsePredicate(printed).predicate.format(.roundTripSafe)
             #expect(reprinted == printed, "\(source.debugDescription)", sourceLocation: sourceLocation)
             parsedPredicate = true
         } catch {
             checkError(error)
         }
         do {
-            let printed = try PredicateParser.parseExpression(source).expression.format
-            let reprinted = try PredicateParser.parseExpression(printed).expression.format
+            let printed = try PredicateParser.parseExpression(source).expression.format(.roundTripSafe)
+            let reprinted = try PredicateParser.parseExpression(printed).expression.format(.roundTripSafe)
             #expect(reprinted == printed, "\(source.debugDescription)", sourceLocation: sourceLocation)
         } catch {
             checkError(error)

@@ -19,9 +19,21 @@ import Testing
         ParseCase("123abc == 1", .fails(at: "1:1", containing: "invalid number literal '123abc'")),
         ParseCase("0x == 1", .fails(at: "1:1", containing: "invalid number literal '0x'")),
         ParseCase("0b102 == 1", .fails(at: "1:1", containing: "invalid number literal '0b102'")),
-        ParseCase("a.size == 1", .fails(at: "1:3", containing: "'size' is a reserved word; write #size")),
+        // Issue 17: after a dot only FIRST, LAST and SIZE are keys (`name.first`, as on Apple);
+        // other reserved words, and the index symbols as a first component, stay errors (no
+        // evidence that Apple takes them).
         ParseCase("size == 1", .fails(at: "1:1", containing: "'size' is a reserved word")),
+        ParseCase("first == 1", .fails(at: "1:1", containing: "'first' is a reserved word; write #first")),
         ParseCase("a.AND == 1", .fails(at: "1:3", containing: "'AND' is a reserved word")),
+        ParseCase("a.like == 1", .fails(at: "1:3", containing: "'like' is a reserved word; write #like")),
+        ParseCase("a.any == 1", .fails(at: "1:3", containing: "'any' is a reserved word")),
+        ParseCase("a.in == 1", .fails(at: "1:3", containing: "'in' is a reserved word")),
+        ParseCase("a.null == 1", .fails(at: "1:3", containing: "'null' is a reserved word")),
+        ParseCase("a.subquery == 1", .fails(at: "1:3", containing: "'subquery' is a reserved word")),
+        // Issue 17: no reserved word after `@`, as on Apple (realm/realm-swift#8546: the parser
+        // "doesn't allow `@` followed by any of the NSPredicate keywords").
+        ParseCase("a.@any == 1", .fails(at: "1:3", containing: "'@any': a reserved word cannot follow '@'")),
+        ParseCase("@size == 1", .fails(at: "1:1", containing: #"quote the key, as in SELF."@size""#)),
         ParseCase("modulus:by: == 1", .fails(at: "1:1", containing: "'modulus:by:' must be followed by '('")),
         ParseCase("sum() == 1", .fails(at: "1:1", containing: "'sum:' takes 1 argument, 0 given")),
         ParseCase("now(1) > 0", .fails(at: "1:1", containing: "'now' takes 0 arguments, 1 given")),

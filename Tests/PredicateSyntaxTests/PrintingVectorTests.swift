@@ -2,8 +2,10 @@ import PredicateSyntax
 import PredicateValue
 import Testing
 
-/// SPEC §8.7 (printing, Apple's `predicateFormat`) as a table: what a case is built from, and
-/// what it must print. Rows marked §3.9b are further rules of that section.
+/// SPEC §8.7 (printing, Apple's `predicateFormat`) as a table: what a case is built from, what it
+/// must print in Apple's style (the default) and, where that differs, what it must print in the
+/// round-trip-safe style. Rows marked §3.9b are further rules of that section; rows of issue 17
+/// pin Apple's number, date and `NSNull` text.
 @Suite struct PrintingVectorTests {
     struct Vector: CustomTestStringConvertible, Sendable {
         enum Source: Sendable {
@@ -14,7 +16,10 @@ import Testing
         }
 
         let source: Source
+        /// Apple's text (``FormatStyle/apple``).
         let expected: String
+        /// The round-trip-safe text, when it differs from Apple's.
+        var roundTrip: String?
 
         var testDescription: String {
             switch source {
@@ -35,11 +40,13 @@ import Testing
     private static func compare(_ name: String, _ op: ComparisonOperator, _ value: Value) -> Predicate {
         Predicate(.comparison(Comparison(key(name), op, Expression(.constant(value)))))
     }
-    private static func format(_ text: String, _ arguments: [Value] = [], prints expected: String) -> Vector {
-        Vector(source: .format(text, arguments), expected: expected)
+    private static func format(
+        _ text: String, _ arguments: [Value] = [], prints expected: String, roundTrip: String? = nil
+    ) -> Vector {
+        Vector(source: .format(text, arguments), expected: expected, roundTrip: roundTrip)
     }
-    private static func tree(_ predicate: Predicate, prints expected: String) -> Vector {
-        Vector(source: .tree(predicate), expected: expected)
+    private static func tree(_ predicate: Predicate, prints expected: String, roundTrip: String? = nil) -> Vector {
+        Vector(source: .tree(predicate), expected: expected, roundTrip: roundTrip)
     }
 
     static let score = compare("score", .greater, .int(10))
@@ -87,7 +94,7 @@ import Testing
             prints: "TRUEPREDICATE AND (NOT FALSEPREDICATE)"),
         tree(compare("s", .equal, .string(#"a"b\c"#)), prints: #"s == "a\"b\\c""#),
         tree(compare("s", .equal, .nil), prints: "s == nil"),
-        tree(compare("s", .equal, .null), prints: "s == nil"),
+        tree(compare("s", .equal, .null), prints: "s == <null>", roundTrip: "s == nil"),
         tree(compare("s", .equal, .bool(true)), prints: "s == 1"),
         format("a = 1 AND b =< 2 AND c => 3 AND d <> 4", prints: "a == 1 AND b <= 2 AND c >= 3 AND d != 4"),
         format("a - 1 - 2 == 0", prints: "(a - 1) - 2 == 0"),
@@ -115,16 +122,77 @@ import Testing
         format("a UNION b INTERSECTION c == {}", prints: "(a UNION b) INTERSECTION c == {}"),
         format("-a == -1 AND -(1) == -1.5", prints: "0 - a == -1 AND -1 == -1.5"),
         format("a == -2 ** 2", prints: "a == 0 - (2 ** 2)"),
+        // Issue 17: doubles as NSNumber describes them, `%0.16g` (XCTest suites assert
+        // `score > 10` for the double 10; objc.io's logged `13.39657778010461 <= longitude`).
+        format("score > 10.0", prints: "score > 10", roundTrip: "score > 10.0"),
+        format("score BETWEEN {1.0, 10.0}", prints: "score BETWEEN {1, 10}", roundTrip: "score BETWEEN {1.0, 10.0}"),
+        format("score > 10.5 AND score < 0.1", prints: "score > 10.5 AND score < 0.1"),
+        format("x <= 13.39657778010461", prints: "x <= 13.39657778010461"),
+        format("x == 9348.31", prints: "x == 9348.309999999999", roundTrip: "x == 9348.31"),
+        format(
+            "x == 1e16 AND y == 2.5e-7", prints: "x == 1e+16 AND y == 2.5e-07", roundTrip: "x == 1e+16 AND y == 2.5e-07"
+        ),
+        format("x == %@", [.double(1.0 / 3.0)], prints: "x == 0.3333333333333333"),
+        format("x == %@", [.double(100)], prints: "x == 100", roundTrip: "x == 100.0"),
+        format("x == 1e999 AND y == -1e999", prints: "x == inf AND y == -inf", roundTrip: "x == 1e999 AND y == -1e999"),
+        format("x == %@", [.double(.nan)], prints: "x == nan", roundTrip: #"x == CAST("nan", "NSNumber")"#),
+        format("x == 3.0 / 2", prints: "x == 3 / 2", roundTrip: "x == 3.0 / 2"),
+        // Dates as `CAST(%f, "NSDate")` (five suites and debugger output, e.g. objc.io's
+        // `CAST(-978250148.000000, "NSDate") <= $x.departureTime`).
+        format(
+            "d > %@", [.date(secondsSinceReferenceDate: -978_307_200)],
+            prints: #"d > CAST(-978307200.000000, "NSDate")"#,
+            roundTrip: #"d > CAST(-978307200.0, "NSDate")"#),
+        format(
+            "d > %@", [.date(secondsSinceReferenceDate: 347_518_800.25)],
+            prints: #"d > CAST(347518800.250000, "NSDate")"#,
+            roundTrip: #"d > CAST(347518800.25, "NSDate")"#),
+        format(
+            "d > CAST(347518800.000000, 'NSDate')", prints: #"d > CAST(347518800, "NSDate")"#,
+            roundTrip: #"d > CAST(347518800.0, "NSDate")"#),
+        // NSNull as `<null>`, at the top level (the Predicate Programming Guide: "The predicate
+        // formed by this example is `date == <null>`") and inside collections.
+        tree(compare("date", .equal, .null), prints: "date == <null>", roundTrip: "date == nil"),
+        tree(compare("x", .in, .array([.int(1), .null])), prints: "x IN {1, <null>}", roundTrip: "x IN {1, nil}"),
+        tree(
+            compare("x", .in, .array([.array([.null]), .double(2)])), prints: "x IN {{<null>}, 2}",
+            roundTrip: "x IN {{nil}, 2.0}"),
+        format("x == nil AND y == NULL AND z == %@", [.null], prints: "x == nil AND y == nil AND z == nil"),
+        // Issue 17: an index on a dotted key path prints its parentheses, since `a.d[0]` binds the
+        // index to `d` (Apple's grammar, shown by a test run on Apple).
+        tree(
+            Predicate(
+                .comparison(
+                    Comparison(
+                        Expression(
+                            .index(
+                                Expression(
+                                    .keyPath(base: Expression(.evaluatedObject), components: [.key("a"), .key("d")])),
+                                .expression(Expression(.constant(.int(0)))))),
+                        .equal, Expression(.constant(.int(1)))))),
+            prints: "(a.d)[0] == 1"),
+        tree(
+            Predicate(
+                .comparison(
+                    Comparison(
+                        Expression(
+                            .index(
+                                Expression(.keyPath(base: Expression(.variable("x")), components: [.key("d")])), .size)),
+                        .equal, Expression(.constant(.int(1)))))),
+            prints: "($x.d)[SIZE] == 1"),
+        format("a.d[0] == 1", prints: "a.d[0] == 1"),
     ]
 
     @Test(arguments: vectors) func prints(_ vector: Vector) throws {
-        let printed: String
+        let predicate: Predicate
         switch vector.source {
         case .format(let text, let arguments):
-            printed = try PredicateParser.parsePredicate(text, arguments: arguments).predicate.format
-        case .tree(let predicate):
-            printed = predicate.format
+            predicate = try PredicateParser.parsePredicate(text, arguments: arguments).predicate
+        case .tree(let tree):
+            predicate = tree
         }
-        #expect(printed == vector.expected)
+        #expect(predicate.format == vector.expected)
+        #expect(predicate.format(.apple) == vector.expected)
+        #expect(predicate.format(.roundTripSafe) == (vector.roundTrip ?? vector.expected))
     }
 }

@@ -6,7 +6,9 @@ import class Foundation.ProcessInfo
 @testable import PredicateSyntax
 
 /// Property: for every well-formed syntax tree `t`, `parse(print(t)) == t` and
-/// `print(parse(print(t))) == print(t)` (SPEC §3.9b), checked on random trees.
+/// `print(parse(print(t))) == print(t)` (SPEC §3.9b) in the round-trip-safe style, checked on
+/// random trees; in Apple's style the text always parses, and the same property holds wherever
+/// Apple's text keeps the meaning of every constant (``AppleText/keepsMeaning(_:)``).
 ///
 /// The run is seeded. `ROUNDTRIP_SEED` (decimal or `0x` hex) overrides the seed and
 /// `ROUNDTRIP_COUNT` the number of trees; a failure names the seed of its own case, so
@@ -39,9 +41,9 @@ import class Foundation.ProcessInfo
                 """
                 round trip failed for case \(index) of seed \(hex(seed)) \
                 (replay: ROUNDTRIP_SEED=\(hex(caseSeed)) ROUNDTRIP_COUNT=1)
-                tree printed:   \(tree.format.debugDescription)
+                tree printed:   \(tree.format(.roundTripSafe).debugDescription)
                 \(problem)
-                shrunk printed: \(shrunk.format.debugDescription)
+                shrunk printed: \(shrunk.format(.roundTripSafe).debugDescription)
                 \(TreeRoundTrip.problem(with: shrunk, verbose: true) ?? "")
                 """)
             failures += 1
@@ -68,14 +70,75 @@ import class Foundation.ProcessInfo
                 """
                 expression round trip failed for case \(index) of seed \(hex(seed)) \
                 (replay: ROUNDTRIP_SEED=\(hex(caseSeed)) ROUNDTRIP_COUNT=1)
-                tree printed:   \(tree.format.debugDescription)
+                tree printed:   \(tree.format(.roundTripSafe).debugDescription)
                 \(problem)
-                shrunk printed: \(shrunk.format.debugDescription)
+                shrunk printed: \(shrunk.format(.roundTripSafe).debugDescription)
                 \(TreeRoundTrip.problem(with: shrunk, verbose: true) ?? "")
                 """)
             failures += 1
             if failures == 5 { break }
         }
+    }
+
+    /// Apple's style on the same trees. `<null>` is excluded by construction (the generator makes
+    /// no `null` constants: neither Apple's parser nor ours reads `<null>`).
+    @Test func appleTextRoundTripsWhereItKeepsTheMeaning() {
+        let seed = RoundTripTests.seed
+        var kept = 0
+        var failures = 0
+        for index in 0..<RoundTripTests.count {
+            let caseSeed = TreeRandom.caseSeed(seed, index: index)
+            var generator = SyntaxTreeGenerator(seed: caseSeed)
+            let tree = generator.predicate(depth: 1 + generator.random.below(5))
+            let keepsMeaning = AppleText.keepsMeaning(.predicate(tree))
+            if keepsMeaning { kept += 1 }
+            guard let problem = AppleText.problem(with: tree, keepsMeaning: keepsMeaning) else { continue }
+            Issue.record(
+                """
+                Apple's text failed for case \(index) of seed \(hex(seed)) \
+                (replay: ROUNDTRIP_SEED=\(hex(caseSeed)) ROUNDTRIP_COUNT=1)
+                tree printed:   \(tree.format.debugDescription)
+                \(problem)
+                """)
+            failures += 1
+            if failures == 5 { break }
+        }
+        // Most trees hold no double whose text changes; the property must not hold vacuously.
+        if RoundTripTests.count >= RoundTripTests.defaultCount {
+            #expect(kept > RoundTripTests.count / 2, "only \(kept) trees kept their meaning in Apple's text")
+        }
+    }
+
+    @Test func appleExpressionTextRoundTripsWhereItKeepsTheMeaning() {
+        let seed = RoundTripTests.seed
+        var failures = 0
+        for index in 0..<max(1, RoundTripTests.count / 4) {
+            let caseSeed = TreeRandom.caseSeed(seed, index: index)
+            var generator = SyntaxTreeGenerator(seed: caseSeed)
+            let tree = generator.expression(depth: 1 + generator.random.below(5))
+            let keepsMeaning = AppleText.keepsMeaning(.expression(tree))
+            guard let problem = AppleText.problem(with: tree, keepsMeaning: keepsMeaning) else { continue }
+            Issue.record(
+                """
+                Apple's expression text failed for case \(index) of seed \(hex(seed)) \
+                (replay: ROUNDTRIP_SEED=\(hex(caseSeed)) ROUNDTRIP_COUNT=1)
+                tree printed:   \(tree.format.debugDescription)
+                \(problem)
+                """)
+            failures += 1
+            if failures == 5 { break }
+        }
+    }
+
+    /// Which constants keep their meaning in Apple's text.
+    @Test(arguments: [
+        (Value.double(10.5), true), (.double(0.1), true), (.double(-1.5), true), (.double(10), false),
+        (.double(-0.0), false), (.double(9348.31), true), (.double(0.1 + 0.2), false), (.double(1e16), true),
+        (.double(.infinity), false),
+        (.double(.greatestFiniteMagnitude), false), (.int(10), true), (.string("10.0"), true), (.nil, true),
+    ])
+    func appleTextKeepsTheMeaningOf(_ value: Value, _ keeps: Bool) {
+        #expect(AppleText.keepsMeaning(.expression(Expression(.constant(value)))) == keeps)
     }
 
     /// The generator is deterministic: one seed, one tree (so that a printed seed replays).
@@ -96,9 +159,9 @@ import class Foundation.ProcessInfo
                 Predicate(.comparison(Comparison(Expression(.aggregate([cast, cast])), .in, keyPath("a")))),
                 Predicate(.not(Predicate(.comparison(Comparison(keyPath("b"), .equal, keyPath("c")))))),
             ]))
-        let shrunk = Shrinker.shrink(big) { $0.format.contains("CAST(") }
-        #expect(shrunk.format.count < big.format.count)
-        #expect(shrunk.format == "CAST(1, 1) == 1")
+        let shrunk = Shrinker.shrink(big) { $0.format(.roundTripSafe).contains("CAST(") }
+        #expect(shrunk.format(.roundTripSafe).count < big.format(.roundTripSafe).count)
+        #expect(shrunk.format(.roundTripSafe) == "CAST(1, 1) == 1")
     }
 
     private func keyPath(_ key: String) -> Expression {
@@ -114,7 +177,7 @@ private func hex(_ value: UInt64) -> String { "0x" + String(value, radix: 16, up
 enum TreeRoundTrip {
     /// With `verbose`, a tree mismatch also shows both trees in full (for small, shrunk trees).
     static func problem(with tree: Predicate, verbose: Bool = false) -> String? {
-        let printed = tree.format
+        let printed = tree.format(.roundTripSafe)
         let parsed: ParsedPredicate
         do {
             parsed = try PredicateParser.parsePredicate(printed)
@@ -123,10 +186,11 @@ enum TreeRoundTrip {
         }
         if parsed.predicate != tree {
             let trees = verbose ? "\nexpected: \(tree)\nreparsed: \(parsed.predicate)" : ""
-            return "parse(print(t)) != t; the reparsed tree prints \(parsed.predicate.format.debugDescription)\(trees)"
+            return
+                "parse(print(t)) != t; the reparsed tree prints \(parsed.predicate.format(.roundTripSafe).debugDescription)\(trees)"
         }
-        if parsed.predicate.format != printed {
-            return "print(parse(print(t))) prints \(parsed.predicate.format.debugDescription)"
+        if parsed.predicate.format(.roundTripSafe) != printed {
+            return "print(parse(print(t))) prints \(parsed.predicate.format(.roundTripSafe).debugDescription)"
         }
         if !parsed.warnings.isEmpty {
             return "the canonical form draws warnings: \(parsed.warnings.map(\.description))"
@@ -135,7 +199,7 @@ enum TreeRoundTrip {
     }
 
     static func problem(with tree: Expression, verbose: Bool = false) -> String? {
-        let printed = tree.format
+        let printed = tree.format(.roundTripSafe)
         let parsed: ParsedExpression
         do {
             parsed = try PredicateParser.parseExpression(printed)
@@ -144,14 +208,64 @@ enum TreeRoundTrip {
         }
         if parsed.expression != tree {
             let trees = verbose ? "\nexpected: \(tree)\nreparsed: \(parsed.expression)" : ""
-            return "parse(print(t)) != t; the reparsed tree prints \(parsed.expression.format.debugDescription)\(trees)"
+            return
+                "parse(print(t)) != t; the reparsed tree prints \(parsed.expression.format(.roundTripSafe).debugDescription)\(trees)"
         }
-        if parsed.expression.format != printed {
-            return "print(parse(print(t))) prints \(parsed.expression.format.debugDescription)"
+        if parsed.expression.format(.roundTripSafe) != printed {
+            return "print(parse(print(t))) prints \(parsed.expression.format(.roundTripSafe).debugDescription)"
         }
         if !parsed.warnings.isEmpty {
             return "the canonical form draws warnings: \(parsed.warnings.map(\.description))"
         }
+        return nil
+    }
+}
+
+/// The round-trip property for Apple's style.
+enum AppleText {
+    /// Whether every constant in the tree prints, in Apple's style, as text that lexes back to
+    /// the same value of the same kind. A double fails when `%0.16g` drops its fraction (`10`
+    /// is an integer), its sign (`-0`), or a digit it needs (`9348.309999999999`), or when it is
+    /// not finite.
+    static func keepsMeaning(_ node: SyntaxNode) -> Bool {
+        switch node {
+        case .expression(let expression):
+            if case .constant(let value) = expression.kind, case .double = value {
+                let text = expression.format(.apple)
+                guard let parsed = try? PredicateParser.parseExpression(text) else { return false }
+                return parsed.expression == expression
+            }
+            return expression.kind.children.allSatisfy(keepsMeaning)
+        case .predicate(let predicate):
+            return predicate.kind.children.allSatisfy(keepsMeaning)
+        }
+    }
+
+    static func problem(with tree: Predicate, keepsMeaning: Bool) -> String? {
+        let printed = tree.format(.apple)
+        let parsed: Predicate
+        do {
+            parsed = try PredicateParser.parsePredicate(printed).predicate
+        } catch {
+            return "Apple's text does not parse: \(error.rendered())"
+        }
+        guard keepsMeaning else { return nil }
+        if parsed != tree { return "parse(print(t)) != t; the reparsed tree prints \(parsed.format.debugDescription)" }
+        if parsed.format(.apple) != printed { return "print(parse(print(t))) prints \(parsed.format.debugDescription)" }
+        return nil
+    }
+
+    static func problem(with tree: Expression, keepsMeaning: Bool) -> String? {
+        let printed = tree.format(.apple)
+        let parsed: Expression
+        do {
+            parsed = try PredicateParser.parseExpression(printed).expression
+        } catch {
+            return "Apple's text does not parse: \(error.rendered())"
+        }
+        guard keepsMeaning else { return nil }
+        if parsed != tree { return "parse(print(t)) != t; the reparsed tree prints \(parsed.format.debugDescription)" }
+        if parsed.format(.apple) != printed { return "print(parse(print(t))) prints \(parsed.format.debugDescription)" }
         return nil
     }
 }

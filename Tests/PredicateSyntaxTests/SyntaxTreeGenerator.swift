@@ -64,7 +64,7 @@ enum GeneratorVocabulary {
     /// Selector names for `FUNCTION(receiver, 'selector', …)`.
     static let invokeSelectors = [
         "lastPathComponent", "stringByAppendingString:", "pow:", "compare:options:", "a\"b\\c", "", "with space",
-        "é:",
+        "é:", "valueForKeyPath:", "valueForKeyPath:",
     ]
     /// Pieces that random string constants are glued from.
     static let stringPieces = [

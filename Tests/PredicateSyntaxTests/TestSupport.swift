@@ -5,8 +5,10 @@ import Testing
 /// One parser case: a rule, its arguments, and what must come of it.
 struct ParseCase: CustomTestStringConvertible, Sendable {
     enum Outcome: Sendable {
-        /// Parses, and prints as this canonical format.
-        case prints(String)
+        /// Parses, and prints as this canonical format in the round-trip-safe style (which shows
+        /// what the parser built: `3.0` stays a double) and as `apple` (when given, else the
+        /// same text) in Apple's.
+        case prints(String, apple: String? = nil)
         /// Fails at `line:column` with a message containing `fragment`.
         case fails(at: String, containing: String)
     }
@@ -33,14 +35,18 @@ struct ParseCase: CustomTestStringConvertible, Sendable {
     func check(sourceLocation: Testing.SourceLocation = #_sourceLocation) {
         do {
             let printed: String
+            let apple: String
             if asExpression {
-                printed = try PredicateParser.parseExpression(source, arguments: arguments).expression.format
+                let expression = try PredicateParser.parseExpression(source, arguments: arguments).expression
+                (printed, apple) = (expression.format(.roundTripSafe), expression.format)
             } else {
-                printed = try PredicateParser.parsePredicate(source, arguments: arguments).predicate.format
+                let predicate = try PredicateParser.parsePredicate(source, arguments: arguments).predicate
+                (printed, apple) = (predicate.format(.roundTripSafe), predicate.format)
             }
             switch outcome {
-            case .prints(let expected):
+            case .prints(let expected, let appleText):
                 #expect(printed == expected, sourceLocation: sourceLocation)
+                #expect(apple == appleText ?? expected, "Apple's style", sourceLocation: sourceLocation)
             case .fails(let position, let fragment):
                 Issue.record(
                     "expected an error at \(position) containing \"\(fragment)\", parsed as \(printed)",
@@ -48,7 +54,7 @@ struct ParseCase: CustomTestStringConvertible, Sendable {
             }
         } catch {
             switch outcome {
-            case .prints(let expected):
+            case .prints(let expected, _):
                 Issue.record("expected \(expected), got \(error.rendered())", sourceLocation: sourceLocation)
             case .fails(let position, let fragment):
                 #expect(error.location.description == position, "\(error.rendered())", sourceLocation: sourceLocation)

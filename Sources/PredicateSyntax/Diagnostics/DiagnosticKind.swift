@@ -29,6 +29,8 @@ public enum DiagnosticKind: Hashable, Sendable {
     case selectorNotString
     /// A reserved word where a key was expected (`size == 1`); it must be escaped (`#size`).
     case reservedWordAsKey(String)
+    /// `@` followed by a reserved word (`@any`), which Apple's parser rejects.
+    case reservedWordAfterAt(String)
     /// A selector-style name (`modulus:by:`) not followed by `(`.
     case selectorWithoutCall(String)
     /// `SUBQUERY`'s second argument is not a `$variable`.
@@ -84,6 +86,8 @@ public enum DiagnosticKind: Hashable, Sendable {
             return "comparison options have no effect on \(op)"
         case .reservedWordAsKey(let word):
             return "'\(word)' is a reserved word; write #\(word) to use it as a key"
+        case .reservedWordAfterAt(let key):
+            return "'\(key)': a reserved word cannot follow '@' (as on Apple); quote the key, as in SELF.\"\(key)\""
         case .selectorNotString:
             return "FUNCTION needs the selector name as a string, as in FUNCTION(x, 'lastPathComponent')"
         case .selectorWithoutCall(let name):

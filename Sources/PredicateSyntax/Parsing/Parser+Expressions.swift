@@ -146,7 +146,11 @@ extension Parser {
                 // Read the whole run of `.key`s before building the node: extending the node once
                 // per key copies the path every time, which is quadratic in its length.
                 var components = try parseKeyComponents()
-                while consume(.dot) != nil { components += try parseKeyComponents() }
+                var last = components
+                while consume(.dot) != nil {
+                    last = try parseKeyComponents()
+                    components += last
+                }
                 let range = expression.range.union(previousRange)
                 if extendsPath, case .keyPath(let base, let existing) = expression.kind {
                     expression = Expression(.keyPath(base: base, components: existing + components), range: range)
@@ -155,6 +159,10 @@ extension Parser {
                         Expression(.keyPath(base: expression, components: components), range: range))
                 }
                 extendsPath = true
+                if current.kind == .leftBracket {
+                    expression = try parseIndexAfterKey(expression, lastKey: last)
+                    extendsPath = false
+                }
             } else if current.kind == .leftBracket {
                 let open = advance()
                 try enter()
@@ -172,6 +180,56 @@ extension Parser {
         }
     }
 
+    /// `base.key[index]`: Apple's grammar binds the index to the key after the last dot, not to
+    /// the whole path, so `a.d[0]` is `a.(d[0])`: the key path `a`, then `valueForKeyPath:` with
+    /// the value of `d[0]` (evaluated, like any `FUNCTION` argument, on `SELF`), which must be a
+    /// string. A test run on Apple's Foundation (daydreamboy's Test_NSExpression) evaluates
+    /// `a.c + (a.d)[0] + 1` and expects `a.c + a.d[0] + 1` to raise. With nothing before the dot
+    /// but `SELF` (`SELF.d[0]`) the index applies to `d`, as Apple drops a leading `SELF`.
+    private mutating func parseIndexAfterKey(
+        _ path: Expression, lastKey: [KeyComponent]
+    ) throws(Diagnostic) -> Expression {
+        guard case .keyPath(let base, let components) = path.kind, lastKey.count <= components.count else {
+            return path
+        }
+        let start = path.range.lowerBound
+        var indexed: Expression
+        if lastKey.count == 1, case .variable(let name) = lastKey[0] {
+            indexed = Expression(.variable(name), range: path.range)
+        } else {
+            indexed = Expression(
+                .keyPath(base: Expression(.evaluatedObject, range: path.range), components: lastKey), range: path.range)
+        }
+        while current.kind == .leftBracket {
+            let open = advance()
+            try enter()
+            defer { leave() }
+            let spec = try parseIndexSpec()
+            guard let close = consume(.rightBracket) else {
+                throw unexpected("']' to close the '[' at \(source.location(of: open.range.lowerBound))")
+            }
+            indexed = try checked(Expression(.index(indexed, spec), range: SourceRange(start, close.range.upperBound)))
+        }
+        let remaining = Array(components.dropLast(lastKey.count))
+        let receiver: Expression
+        if remaining.isEmpty {
+            if case .evaluatedObject = base.kind { return indexed }
+            receiver = base
+        } else {
+            receiver = Expression(.keyPath(base: base, components: remaining), range: path.range)
+        }
+        return try checked(
+            Expression(
+                .invoke(receiver: receiver, selector: "valueForKeyPath:", arguments: [indexed]),
+                range: SourceRange(start, indexed.range.upperBound)))
+    }
+
+    /// Apple's parser takes no reserved word after `@` (Realm's maintainers, whose queries Apple
+    /// parses, report `@any` and `@all` rejected), so neither does this one.
+    private func rejectReservedWordAfterAt(_ key: String, at range: SourceRange) throws(Diagnostic) {
+        if Keyword.isReserved(key.dropFirst()) { throw error(.reservedWordAfterAt(key), at: range) }
+    }
+
     /// The component(s) after a `.`: one key, or the keys of a spliced `%K` argument.
     private mutating func parseKeyComponents() throws(Diagnostic) -> [KeyComponent] {
         let token = current
@@ -180,6 +238,7 @@ extension Parser {
             _ = advance()
             return [.key(name)]
         case .atKey(let name):
+            try rejectReservedWordAfterAt(name, at: token.range)
             _ = advance()
             return [.key(name)]
         case .string(let key):
@@ -191,6 +250,12 @@ extension Parser {
         case .keyword(.self):
             _ = advance()
             return [.key("self")]
+        case .keyword(.first), .keyword(.last), .keyword(.size):
+            // Apple takes the index symbols as keys after a dot: a suite run on Apple's
+            // Foundation (Couchbase Lite's QueryTest) parses `name.first == $FIRSTNAME` into the
+            // key path `name.first`. No evidence shows other reserved words there.
+            _ = advance()
+            return [.key(text(of: token))]
         case .keyword:
             throw error(.reservedWordAsKey(text(of: token)), at: token.range)
         case .format(let specifier) where specifier.conversion == "K":
@@ -258,6 +323,7 @@ extension Parser {
             _ = advance()
             return Expression(.variable(name), range: range)
         case .atKey(let name):
+            try rejectReservedWordAfterAt(name, at: range)
             _ = advance()
             return rootedKeyPath([.key(name)], range: range)
         case .identifier(let name, let escaped):

@@ -1,26 +1,55 @@
+import Foundation
 import PredicateValue
 
-extension Predicate {
-    /// The canonical format string, as Apple's `predicateFormat` prints it (SPEC §3.9b).
+/// How a syntax tree is printed (SPEC §3.9b).
+///
+/// The two styles differ only in constants that the language cannot write as Apple prints them:
+/// floating-point numbers, dates and `NSNull`.
+public enum FormatStyle: Hashable, Sendable, CaseIterable {
+    /// What Apple's `predicateFormat` prints, byte for byte: a double as `NSNumber` describes it
+    /// (C's `%0.16g`, so `10.0` prints `10` and `10.5` prints `10.5`), a date as
+    /// `CAST(-978307200.000000, "NSDate")` (C's `%f`), `NSNull` as `<null>`, also inside
+    /// collections. Programs compare and store `predicateFormat` strings, so this is the default.
     ///
-    /// Parsing the result gives an equal tree, with the exceptions SPEC §3.9b lists: booleans
-    /// come back as the numbers `1` and `0`, and `AND`/`OR` nodes with fewer than two operands
-    /// come back as their operand or as a constant predicate. Constants that the language cannot
-    /// write (dates, data, arrays and dictionaries passed as arguments) print in a readable form
-    /// that parses to an equivalent expression where one exists (`CAST(…, "NSDate")`, `{…}`);
-    /// host objects print as `<TypeName>`.
-    public var format: String {
-        var printer = CanonicalPrinter()
+    /// Parsing Apple's text can change what it means: `10` comes back as an integer (and
+    /// `10 / 4` is `2`, not `2.5`), sixteen digits do not name every double, and `<null>` does
+    /// not parse at all (nor does it on Apple).
+    case apple
+    /// Text that parses back to an equal tree (with the exceptions SPEC §3.9b lists): a double
+    /// always keeps a fraction or an exponent (`10.0`) with the shortest digits that name it,
+    /// `NSNull` prints `nil`. Use it for text that is parsed again: messages that quote a rule,
+    /// files of rules, fuzzers.
+    case roundTripSafe
+}
+
+extension Predicate {
+    /// The canonical format string, as Apple's `predicateFormat` prints it (SPEC §3.9b): the same
+    /// as ``format(_:)`` with ``FormatStyle/apple``.
+    ///
+    /// Constants that the language cannot write (dates, data, arrays and dictionaries passed as
+    /// arguments) print in a readable form, `CAST(…, "NSDate")`, `{…}`; host objects print as
+    /// `<TypeName>`. For text that must parse back to an equal tree, use
+    /// ``FormatStyle/roundTripSafe``.
+    public var format: String { format(.apple) }
+
+    /// The canonical format string in `style`.
+    ///
+    /// With ``FormatStyle/roundTripSafe`` parsing the result gives an equal tree, with the
+    /// exceptions SPEC §3.9b lists: booleans come back as the numbers `1` and `0`, and `AND`/`OR`
+    /// nodes with fewer than two operands come back as their operand or as a constant predicate.
+    public func format(_ style: FormatStyle) -> String {
+        var printer = CanonicalPrinter(style: style)
         printer.print(self)
         return printer.output
     }
 }
 
 extension Predicate {
-    /// The start of the canonical format: printing stops soon after the output passes `limit`
-    /// UTF-8 bytes, so that a message quoting a huge tree costs no more than a short one.
+    /// The start of the round-trip-safe format: printing stops soon after the output passes
+    /// `limit` UTF-8 bytes, so that a message quoting a huge tree costs no more than a short one.
+    /// Messages quote rules in the round-trip-safe style because readers paste them back.
     func format(limit: Int) -> String {
-        var printer = CanonicalPrinter(limit: limit)
+        var printer = CanonicalPrinter(style: .roundTripSafe, limit: limit)
         printer.print(self)
         return printer.output
     }
@@ -28,9 +57,12 @@ extension Predicate {
 
 extension Expression {
     /// The canonical format string of the expression, as Apple's `NSExpression.description`
-    /// prints it (SPEC §3.9b).
-    public var format: String {
-        var printer = CanonicalPrinter()
+    /// prints it (SPEC §3.9b): the same as ``format(_:)`` with ``FormatStyle/apple``.
+    public var format: String { format(.apple) }
+
+    /// The canonical format string of the expression in `style`.
+    public func format(_ style: FormatStyle) -> String {
+        var printer = CanonicalPrinter(style: style)
         printer.print(self)
         return printer.output
     }
@@ -38,9 +70,16 @@ extension Expression {
 
 /// Writes syntax trees in Apple's canonical format.
 struct CanonicalPrinter {
+    /// Which constants print as Apple prints them.
+    let style: FormatStyle
     var output = ""
     /// Printing stops once the output is longer than this many UTF-8 bytes.
     var limit = Int.max
+
+    init(style: FormatStyle, limit: Int = .max) {
+        self.style = style
+        self.limit = limit
+    }
 
     private var isFull: Bool { output.utf8.count > limit }
 
@@ -125,6 +164,16 @@ struct CanonicalPrinter {
                 printList(arguments)
                 output += ")"
             }
+        case .invoke(let receiver, let selector, let arguments)
+        where CanonicalPrinter.printsAsKeyThenIndex(receiver: receiver, selector: selector, arguments: arguments):
+            // `a.d[0]`, what the parser makes of that text (Apple's binding of `[` after `.`).
+            if case .keyPath = receiver.kind {
+                print(receiver)
+            } else {
+                printPostfixBase(receiver, beforeKey: true)
+            }
+            output += "."
+            print(arguments[0])
         case .invoke(let receiver, let selector, let arguments):
             output += "FUNCTION("
             print(receiver)
@@ -207,13 +256,49 @@ struct CanonicalPrinter {
     }
 
     /// The base of `.key` or `[index]`: parenthesised when the postfix would otherwise attach to
-    /// something else (an operand, the digits of a negative number, or a key path it would extend).
+    /// something else (an operand, the digits of a negative number, a key path it would extend,
+    /// or, for `[index]`, the last key of a dotted path: `(a.d)[0]`, since `a.d[0]` is `a.(d[0])`).
     private mutating func printPostfixBase(_ base: Expression, beforeKey: Bool = false) {
         var wrap = CanonicalPrinter.isInfix(base) || CanonicalPrinter.isNegativeNumber(base)
         if beforeKey, case .keyPath = base.kind { wrap = true }
+        if !beforeKey {
+            switch base.kind {
+            case .keyPath(let root, let components):
+                let isBareKey =
+                    components.count == 1 && root.kind == .evaluatedObject
+                    && CanonicalPrinter.canStartPath(components[0])
+                if !isBareKey { wrap = true }
+            case .invoke(let receiver, let selector, let arguments):
+                if CanonicalPrinter.printsAsKeyThenIndex(receiver: receiver, selector: selector, arguments: arguments) {
+                    wrap = true
+                }
+            default:
+                break
+            }
+        }
         if wrap { output += "(" }
         print(base)
         if wrap { output += ")" }
+    }
+
+    /// Whether `FUNCTION(receiver, 'valueForKeyPath:', key[…])` prints as `receiver.key[…]`: the
+    /// argument is an index chain over one key (or a variable) that reads back as one component,
+    /// and the receiver is not `SELF` (which the parser drops before a key).
+    static func printsAsKeyThenIndex(receiver: Expression, selector: String, arguments: [Expression]) -> Bool {
+        guard selector == "valueForKeyPath:", arguments.count == 1, receiver.kind != .evaluatedObject,
+            case .index = arguments[0].kind
+        else { return false }
+        var indexed = arguments[0]
+        while case .index(let base, _) = indexed.kind { indexed = base }
+        switch indexed.kind {
+        case .variable:
+            return true
+        case .keyPath(let root, let components):
+            guard root.kind == .evaluatedObject, components.count == 1, case .key = components[0] else { return false }
+            return canStartPath(components[0])
+        default:
+            return false
+        }
     }
 
     private static func isInfix(_ expression: Expression) -> Bool {
@@ -265,8 +350,10 @@ struct CanonicalPrinter {
         return quoted(key)
     }
 
+    /// Whether `key` prints as an `@` key; `@` before a reserved word does not parse, so such a
+    /// key prints quoted.
     private static func isAtKey(_ key: String) -> Bool {
-        key.hasPrefix("@") && isIdentifier(key.dropFirst())
+        key.hasPrefix("@") && isIdentifier(key.dropFirst()) && !Keyword.isReserved(key.dropFirst())
     }
 
     /// Whether `text` lexes as one identifier (SPEC §2.4.1, with Unicode letters and digits).
@@ -292,8 +379,12 @@ struct CanonicalPrinter {
 
     private mutating func printConstant(_ value: Value) {
         switch value {
-        case .nil, .null:
+        case .nil:
             output += "nil"
+        case .null:
+            // `NSNull`'s description; Apple's guide shows `date == <null>` for a variable bound
+            // to it. The parser has no such token (nor has Apple's), so the safe style says `nil`.
+            output += style == .apple ? "<null>" : "nil"
         case .bool(let flag):
             output += flag ? "1" : "0"
         case .int(let number):
@@ -301,11 +392,12 @@ struct CanonicalPrinter {
         case .uint(let number):
             output += String(number)
         case .double(let number):
-            output += CanonicalPrinter.doubleText(number)
+            output += style == .apple ? CanonicalPrinter.appleNumberText(number) : CanonicalPrinter.doubleText(number)
         case .string(let text):
             output += CanonicalPrinter.quoted(text)
         case .date(let seconds):
-            output += "CAST(\(CanonicalPrinter.doubleText(seconds)), \"NSDate\")"
+            let text = style == .apple ? CanonicalPrinter.appleDateText(seconds) : CanonicalPrinter.doubleText(seconds)
+            output += "CAST(\(text), \"NSDate\")"
         case .data(let bytes):
             output += "<" + bytes.map { String($0, radix: 16).leftPadded(to: 2) }.joined() + ">"
         case .decimal(let number):
@@ -335,6 +427,22 @@ struct CanonicalPrinter {
         if number.isNaN { return "CAST(\"nan\", \"NSNumber\")" }
         if number.isInfinite { return number < 0 ? "-1e999" : "1e999" }
         return number.description
+    }
+
+    /// A double as `NSNumber` describes it, C's `%0.16g`: `10`, `10.5`, `0.1`, `1e+16`,
+    /// `13.39657778010461`. Not-a-number and the infinities print as Apple's C library does.
+    static func appleNumberText(_ number: Double) -> String {
+        if number.isNaN { return "nan" }
+        if number.isInfinite { return number < 0 ? "-inf" : "inf" }
+        return String(format: "%0.16g", number)
+    }
+
+    /// The seconds of a date constant as Apple prints them inside `CAST(…, "NSDate")`: C's `%f`,
+    /// six decimals (`-978307200.000000`).
+    static func appleDateText(_ seconds: Double) -> String {
+        if seconds.isNaN { return "nan" }
+        if seconds.isInfinite { return seconds < 0 ? "-inf" : "inf" }
+        return String(format: "%f", seconds)
     }
 
     /// A string literal in double quotes, with `"` and `\` escaped.

@@ -52,11 +52,14 @@ public indirect enum ExpressionKind: Hashable, Sendable {
     case keyPath(base: Expression, components: [KeyComponent])
     /// A built-in function, by selector (`sum:`, `now`, `modulus:by:`, `add:to:` for `+`).
     case function(String, [Expression])
-    /// `FUNCTION(receiver, 'selector', args…)`: a method call on the receiver.
+    /// `FUNCTION(receiver, 'selector', args…)`: a method call on the receiver. The parser also
+    /// builds one for an index after a dotted key, as Apple's grammar binds it: `a.d[0]` is
+    /// `FUNCTION(a, 'valueForKeyPath:', d[0])`, and prints back as `a.d[0]`.
     case invoke(receiver: Expression, selector: String, arguments: [Expression])
     /// `{a, b, c}`: an array literal.
     case aggregate([Expression])
-    /// `collection[index]`, `[FIRST]`, `[LAST]`, `[SIZE]`.
+    /// `collection[index]`, `[FIRST]`, `[LAST]`, `[SIZE]`. On a dotted key path the collection
+    /// prints in parentheses, `(a.d)[0]`.
     case index(Expression, IndexSpec)
     /// `SUBQUERY(collection, $variable, predicate)`.
     case subquery(collection: Expression, variable: String, predicate: Predicate)

@@ -172,11 +172,11 @@ import Testing
             guard let parsed = try? PredicateParser.parsePredicate(text, arguments: GrammarTests.arguments) else {
                 return nil
             }
-            let printed = parsed.predicate.format
+            let printed = parsed.predicate.format(.roundTripSafe)
             do throws(Diagnostic) {
                 let reparsed = try PredicateParser.parsePredicate(printed).predicate
                 let same = BooleansAsNumbers.predicate(reparsed) == BooleansAsNumbers.predicate(parsed.predicate)
-                return RoundTrip(printed: printed, reprinted: reparsed.format, sameTree: same)
+                return RoundTrip(printed: printed, reprinted: reparsed.format(.roundTripSafe), sameTree: same)
             } catch {
                 return RoundTrip(printed: printed, error: error)
             }
@@ -189,11 +189,11 @@ import Testing
             guard let parsed = try? PredicateParser.parseExpression(text, arguments: GrammarTests.arguments) else {
                 return nil
             }
-            let printed = parsed.expression.format
+            let printed = parsed.expression.format(.roundTripSafe)
             do throws(Diagnostic) {
                 let reparsed = try PredicateParser.parseExpression(printed).expression
                 let same = BooleansAsNumbers.expression(reparsed) == BooleansAsNumbers.expression(parsed.expression)
-                return RoundTrip(printed: printed, reprinted: reparsed.format, sameTree: same)
+                return RoundTrip(printed: printed, reprinted: reparsed.format(.roundTripSafe), sameTree: same)
             } catch {
                 return RoundTrip(printed: printed, error: error)
             }
