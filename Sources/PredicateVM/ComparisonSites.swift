@@ -68,6 +68,10 @@ extension VirtualMachine {
     /// Site `index` decided by the ``FieldTest`` of a field stored in the receiver, its steps
     /// charged; `nil` when the test does not apply or the budget would run out (the slower
     /// paths then charge and fail as the instructions would).
+    ///
+    /// Transparent rather than `@inline(__always)`: the optimiser kept both this and ``test(_:_:)``
+    /// as calls from the loop (about 60 instructions a site), so the loop's `TEST…` cases call
+    /// this, then ``testByScalar(_:_:)``, themselves instead of going through ``test(_:_:)``.
     @_transparent
     mutating func decideStored(_ index: Int, _ item: ItemReader?) -> Bool? {
         guard index < storedSites.count else { return nil }
