@@ -166,8 +166,8 @@ extension VirtualMachine {
                 if steps < 0 { try charge(0) }
             }
         } catch {
-            // Only the `TEST` can fail (a step charged after it was still charged before the
-            // next instruction's, which reports its error at the rule).
+            // The `TEST`'s errors are reported at its range; the step budget's error already
+            // names the whole rule, and `at` keeps a range an error has.
             throw position < program.sourceRanges.count ? error.at(program.sourceRanges[position]) : error
         }
     }
