@@ -164,15 +164,8 @@ extension Parser {
                     extendsPath = false
                 }
             } else if current.kind == .leftBracket {
-                let open = advance()
-                try enter()
-                defer { leave() }
-                let spec = try parseIndexSpec()
-                guard let close = consume(.rightBracket) else {
-                    throw unexpected("']' to close the '[' at \(source.location(of: open.range.lowerBound))")
-                }
-                expression = try checked(
-                    Expression(.index(expression, spec), range: expression.range.union(close.range)))
+                let (spec, close) = try parseBracketedIndex()
+                expression = try checked(Expression(.index(expression, spec), range: expression.range.union(close)))
                 extendsPath = false
             } else {
                 return expression
@@ -201,14 +194,8 @@ extension Parser {
                 .keyPath(base: Expression(.evaluatedObject, range: path.range), components: lastKey), range: path.range)
         }
         while current.kind == .leftBracket {
-            let open = advance()
-            try enter()
-            defer { leave() }
-            let spec = try parseIndexSpec()
-            guard let close = consume(.rightBracket) else {
-                throw unexpected("']' to close the '[' at \(source.location(of: open.range.lowerBound))")
-            }
-            indexed = try checked(Expression(.index(indexed, spec), range: SourceRange(start, close.range.upperBound)))
+            let (spec, close) = try parseBracketedIndex()
+            indexed = try checked(Expression(.index(indexed, spec), range: SourceRange(start, close.upperBound)))
         }
         let remaining = Array(components.dropLast(lastKey.count))
         let receiver: Expression
@@ -264,6 +251,18 @@ extension Parser {
         default:
             throw unexpected("a key after '.'")
         }
+    }
+
+    /// `[index]`, the current token being the `[`: the index and the range of the `]`.
+    private mutating func parseBracketedIndex() throws(Diagnostic) -> (IndexSpec, SourceRange) {
+        let open = advance()
+        try enter()
+        defer { leave() }
+        let spec = try parseIndexSpec()
+        guard let close = consume(.rightBracket) else {
+            throw unexpected("']' to close the '[' at \(source.location(of: open.range.lowerBound))")
+        }
+        return (spec, close.range)
     }
 
     private mutating func parseIndexSpec() throws(Diagnostic) -> IndexSpec {
