@@ -84,6 +84,19 @@ extension VirtualMachine {
         return decided
     }
 
+    /// Site `index`, a field stored in `SELF` (``MachineOperation/testSelfField``), decided by its
+    /// ``FieldTest`` on the item at `address`, its steps charged; `nil` when `SELF` is not an
+    /// item of the host type, the value needs the general path or the budget would run out.
+    @_transparent
+    mutating func decideSelfField(_ index: Int, _ address: UnsafeRawPointer?) -> Bool? {
+        let site = storedSites.base + index
+        guard let address, let test = site.pointee.test, steps >= site.pointee.cost,
+            let decided = test.decide(address)
+        else { return nil }
+        steps -= site.pointee.cost
+        return decided
+    }
+
     /// Site `index` decided from the scalar the receiver's type answers for the field, when the
     /// site is one bound field read directly and the scalar decides it; else on the general path.
     @inline(never)

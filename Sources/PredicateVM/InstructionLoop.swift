@@ -11,27 +11,63 @@ extension VirtualMachine {
     /// every other instruction runs in a function of its own, out of line, so that the loop
     /// itself stays small enough to keep its state in registers.
     mutating func run(_ item: ItemReader?) throws(EvaluationError) {
-        // A plain pointer, read without retaining the program's array on every evaluation.
-        let code = instructions.base
-        let count = instructions.count
+        // Plain pointers, read without retaining an array on every evaluation.
+        let words = machineCode.base
+        let count = machineCode.count
+        // Where the `…SelfField` words read `SELF`'s stored fields: its address, when it is an
+        // item of the type the words were made for.
+        let selfAddress = item.flatMap { ObjectIdentifier($0.type) == hostType ? $0.address : nil }
         var pc = 0
         while pc < count {
-            let instruction = code[pc]
+            let word = words[pc]
             pc += 1
             steps -= 1
             do throws(EvaluationError) {
                 if steps < 0 { try charge(0) }
-                switch instruction {
-                case .test(let site):
-                    let site = Int(site)
+                switch word.operation {
+                case .testSelfField:
+                    let site = Int(word.site)
+                    if let decided = decideSelfField(site, selfAddress) {
+                        pushBool(decided)
+                    } else {
+                        pushBool(try testByScalar(site, item))
+                    }
+                case .testSelfFieldAnd:
+                    steps -= 1
+                    let site = Int(word.site)
+                    let decided: Bool
+                    if let stored = decideSelfField(site, selfAddress) {
+                        decided = stored
+                    } else {
+                        decided = try testByScalar(site, item)
+                    }
+                    if !decided {
+                        pushBool(false)
+                        pc += Int(word.offset)
+                    }
+                case .testSelfFieldOr:
+                    steps -= 1
+                    let site = Int(word.site)
+                    let decided: Bool
+                    if let stored = decideSelfField(site, selfAddress) {
+                        decided = stored
+                    } else {
+                        decided = try testByScalar(site, item)
+                    }
+                    if decided {
+                        pushBool(true)
+                        pc += Int(word.offset)
+                    }
+                case .test:
+                    let site = Int(word.site)
                     if let decided = decideStored(site, item) {
                         pushBool(decided)
                     } else {
                         pushBool(try testByScalar(site, item))
                     }
-                case .testAnd(let offset, let site):
+                case .testAnd:
                     steps -= 1
-                    let site = Int(site)
+                    let site = Int(word.site)
                     let decided: Bool
                     if let stored = decideStored(site, item) {
                         decided = stored
@@ -40,11 +76,11 @@ extension VirtualMachine {
                     }
                     if !decided {
                         pushBool(false)
-                        pc += Int(offset)
+                        pc += Int(word.offset)
                     }
-                case .testOr(let offset, let site):
+                case .testOr:
                     steps -= 1
-                    let site = Int(site)
+                    let site = Int(word.site)
                     let decided: Bool
                     if let stored = decideStored(site, item) {
                         decided = stored
@@ -53,71 +89,25 @@ extension VirtualMachine {
                     }
                     if decided {
                         pushBool(true)
-                        pc += Int(offset)
+                        pc += Int(word.offset)
                     }
                 case .not:
-                    if bitCount > 0 { bits ^= 1 } else { pushBool(!(try popBool())) }
-                case .jump(let offset):
-                    pc += Int(offset)
-                case .jumpIfFalse(let offset):
-                    if !(try popBool()) { pc += Int(offset) }
-                case .jumpIfFalseOrPop(let offset):
-                    if try peekBool() { _ = try popBool() } else { pc += Int(offset) }
-                case .jumpIfTrueOrPop(let offset):
-                    if try peekBool() { pc += Int(offset) } else { _ = try popBool() }
+                    try negateTop()
+                case .jump:
+                    pc += Int(word.offset)
+                case .jumpIfFalse:
+                    if !(try popBool()) { pc += Int(word.offset) }
+                case .jumpIfFalseOrPop:
+                    if try peekBool() { _ = try popBool() } else { pc += Int(word.offset) }
+                case .jumpIfTrueOrPop:
+                    if try peekBool() { pc += Int(word.offset) } else { _ = try popBool() }
                 case .returnBool:
                     if bitCount == 0 { _ = try peekBool() }
                     return
-                case .returnValue, .returnRules:
-                    return
-                case .subqueryNext(let exit):
-                    try nextElement(exit: exit, &pc)
-                case .subqueryCollect(let offset):
-                    try collect(offset: offset, &pc)
-                case .pushConstant(let index):
-                    pushConstant(index)
-                case .pushSelf:
-                    pushSelf(item)
-                case .loadVariable(let slot):
-                    try loadVariable(slot)
-                case .storeVariable(let slot):
-                    try storeVariable(slot)
-                case .loadKeyPath(let index):
-                    try loadKeyPath(index)
-                case .loadSelfKeyPath(let index):
-                    try loadSelfKeyPath(index, &pc, item)
-                case .compare(let op, let options, let quantifier):
-                    try compareTop(op, options, quantifier)
-                case .callFunction(let selector, let arity):
-                    try callFunction(selector, arity)
-                case .invoke(let selector, let arity):
-                    try invoke(selector, arity)
-                case .makeArray(let count):
-                    try makeArray(count)
-                case .indexSymbol(let symbol):
-                    try indexSymbol(symbol)
-                case .index:
-                    try index()
-                case .cast:
-                    try cast()
-                case .setOperation(let op):
-                    try setOperation(op)
-                case .jumpIfNil(let offset):
-                    if topIsNil() { pc += Int(offset) }
-                case .saveVariables:
-                    saveVariables()
-                case .restoreVariables:
-                    restoreVariables()
-                case .subqueryBegin(let exit, let slot):
-                    try subqueryBegin(exit: exit, slot: slot, &pc)
-                case .fail(let message):
-                    throw EvaluationError(.unsupported, string(message))
-                case .memoLoad(let skip, let slot):
-                    memoLoad(skip: skip, slot: slot, &pc)
-                case .memoStore(let slot):
-                    memoStore(slot)
-                case .ruleEnd(let rule):
-                    try ruleEnd(rule)
+                case .subqueryNext:
+                    try nextElement(exit: Int16(truncatingIfNeeded: word.offset), &pc)
+                case .general:
+                    if try execute(pc - 1, &pc, item) { return }
                 }
             } catch {
                 let site = pc - 1
@@ -127,6 +117,109 @@ extension VirtualMachine {
             }
         }
         throw malformed("ran past the end of the code")
+    }
+
+    /// `NOT`: flips the Boolean on top in place.
+    @inline(__always)
+    private mutating func negateTop() throws(EvaluationError) {
+        if bitCount > 0 { bits ^= 1 } else { pushBool(!(try popBool())) }
+    }
+
+    /// Runs instruction `index`, whatever it is (the loop sends it the instructions without an
+    /// operation of their own); answers whether the evaluation returns.
+    @inline(never)
+    private mutating func execute(_ index: Int, _ pc: inout Int, _ item: ItemReader?) throws(EvaluationError) -> Bool {
+        guard index < instructions.count else { throw malformed("ran past the end of the code") }
+        switch instructions.base[index] {
+        case .test(let site):
+            pushBool(try test(Int(site), item))
+        case .testAnd(let offset, let site):
+            steps -= 1
+            if !(try test(Int(site), item)) {
+                pushBool(false)
+                pc += Int(offset)
+            }
+        case .testOr(let offset, let site):
+            steps -= 1
+            if try test(Int(site), item) {
+                pushBool(true)
+                pc += Int(offset)
+            }
+        case .not:
+            try negateTop()
+        case .jump(let offset):
+            pc += Int(offset)
+        case .jumpIfFalse(let offset):
+            if !(try popBool()) { pc += Int(offset) }
+        case .jumpIfFalseOrPop(let offset):
+            if try peekBool() { _ = try popBool() } else { pc += Int(offset) }
+        case .jumpIfTrueOrPop(let offset):
+            if try peekBool() { pc += Int(offset) } else { _ = try popBool() }
+        case .returnBool:
+            if bitCount == 0 { _ = try peekBool() }
+            return true
+        case .returnValue, .returnRules:
+            return true
+        case .subqueryNext(let exit):
+            try nextElement(exit: exit, &pc)
+        case .subqueryCollect(let offset):
+            try collect(offset: offset, &pc)
+        case .pushConstant(let index):
+            pushConstant(index)
+        case .pushSelf:
+            push(evaluatedObject(item))
+        case .loadVariable(let slot):
+            push(try variable(Int(slot)))
+        case .storeVariable(let slot):
+            try storeVariable(slot)
+        case .loadKeyPath(let index):
+            let receiver = pop()
+            push(try keyPath(index, from: receiver))
+        case .loadSelfKeyPath(let index):
+            try loadSelfKeyPath(index, &pc, item)
+        case .compare(let op, let options, let quantifier):
+            let rhs = pop()
+            let lhs = pop()
+            pushBool(try compare(op, lhs, rhs, quantifier, options))
+        case .callFunction(let selector, let arity):
+            try callFunction(selector, arity)
+        case .invoke(let selector, let arity):
+            try invoke(selector, arity)
+        case .makeArray(let count):
+            try makeArray(count)
+        case .indexSymbol(let symbol):
+            try indexSymbol(symbol)
+        case .index:
+            let index = pop()
+            let receiver = pop()
+            push(try CollectionOperations.index(receiver, .value(index)))
+        case .cast:
+            let type = pop()
+            let value = pop()
+            push(try Cast.cast(value, to: type))
+        case .setOperation(let op):
+            try setOperation(op)
+        case .jumpIfNil(let offset):
+            if peek().isNil { pc += Int(offset) }
+        case .saveVariables:
+            savedSlots.append((slots, slotItems))
+        case .restoreVariables:
+            if let saved = savedSlots.popLast() {
+                slots = saved.values
+                slotItems = saved.items
+            }
+        case .subqueryBegin(let exit, let slot):
+            try subqueryBegin(exit: exit, slot: slot, &pc)
+        case .fail(let message):
+            throw EvaluationError(.unsupported, string(message))
+        case .memoLoad(let skip, let slot):
+            memoLoad(skip: skip, slot: slot, &pc)
+        case .memoStore(let slot):
+            memoStore(slot)
+        case .ruleEnd(let rule):
+            try ruleEnd(rule)
+        }
+        return false
     }
 }
 
@@ -140,27 +233,11 @@ extension VirtualMachine {
     }
 
     @inline(never)
-    private mutating func pushSelf(_ item: ItemReader?) {
-        push(evaluatedObject(item))
-    }
-
-    @inline(never)
-    private mutating func loadVariable(_ slot: UInt16) throws(EvaluationError) {
-        push(try variable(Int(slot)))
-    }
-
-    @inline(never)
     private mutating func storeVariable(_ slot: UInt16) throws(EvaluationError) {
         let slot = Int(slot)
         guard slot < slots.count else { throw malformed("no variable \(slot)") }
         slots[slot] = peek()
         if slot < slotItems.count { slotItems[slot] = nil }
-    }
-
-    @inline(never)
-    private mutating func loadKeyPath(_ index: UInt16) throws(EvaluationError) {
-        let receiver = pop()
-        push(try keyPath(index, from: receiver))
     }
 
     @inline(never)
@@ -178,15 +255,6 @@ extension VirtualMachine {
         } else {
             push(try selfKeyPath(Int(index), item))
         }
-    }
-
-    @inline(never)
-    private mutating func compareTop(
-        _ op: ComparisonOperator, _ options: ComparisonOptions, _ quantifier: Quantifier
-    ) throws(EvaluationError) {
-        let rhs = pop()
-        let lhs = pop()
-        pushBool(try compare(op, lhs, rhs, quantifier, options))
     }
 
     @inline(never)
@@ -224,20 +292,6 @@ extension VirtualMachine {
     }
 
     @inline(never)
-    private mutating func index() throws(EvaluationError) {
-        let index = pop()
-        let receiver = pop()
-        push(try CollectionOperations.index(receiver, .value(index)))
-    }
-
-    @inline(never)
-    private mutating func cast() throws(EvaluationError) {
-        let type = pop()
-        let value = pop()
-        push(try Cast.cast(value, to: type))
-    }
-
-    @inline(never)
     private mutating func setOperation(_ op: SetOperator) throws(EvaluationError) {
         let rhs = pop()
         let lhs = pop()
@@ -245,24 +299,6 @@ extension VirtualMachine {
         let result = try CollectionOperations.setOperation(op, lhs, rhs)
         if case .set(let members) = result { try environment.limits.checkCollection(count: members.count) }
         push(result)
-    }
-
-    @inline(never)
-    private mutating func topIsNil() -> Bool {
-        peek().isNil
-    }
-
-    @inline(never)
-    private mutating func saveVariables() {
-        savedSlots.append((slots, slotItems))
-    }
-
-    @inline(never)
-    private mutating func restoreVariables() {
-        if let saved = savedSlots.popLast() {
-            slots = saved.values
-            slotItems = saved.items
-        }
     }
 
     @inline(never)

@@ -63,6 +63,9 @@ public struct VirtualMachine: Sendable {
     let maximumSteps: Int
     /// The program's instructions where the loop reads them without touching a reference count.
     let instructions: PlainStorage<Instruction>
+    /// How the loop runs each instruction (``MachineWord``): made again with ``storedSites``,
+    /// whose typed tests of `SELF`'s fields it names.
+    var machineCode: PlainStorage<MachineWord>
 
     var stack: [Value] = []
     /// The Booleans on top of ``stack``, top in bit 0: the logical stack is ``stack`` followed by
@@ -115,6 +118,7 @@ public struct VirtualMachine: Sendable {
         self.program = program
         self.environment = environment
         instructions = PlainStorage(program.code)
+        machineCode = MachineWord.lower(program.code) { _ in false }
         let fields: [BoundField?] = program.keyPaths.map { components in
             // A path reading `@distinct…` charges for what it reaches, which needs the whole walk.
             guard case .field(let field)? = components.first,
@@ -352,8 +356,11 @@ public struct VirtualMachine: Sendable {
             }
             sites.append(StoredSite(test: test, variable: site.variable, cost: site.cost))
         }
-        // A new table rather than writing into the old one: copies of this machine share it.
+        // New tables rather than writing into the old ones: copies of this machine share them.
         storedSites = PlainStorage(sites)
+        machineCode = MachineWord.lower(program.code) { site in
+            site < sites.count && sites[site].test != nil && sites[site].variable < 0
+        }
     }
 
     /// Forgets `SELF`'s value at the end of an evaluation, so the machine does not keep it alive.
