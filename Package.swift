@@ -11,7 +11,6 @@ let package = Package(
         .library(name: "PredicateSemantics", targets: ["PredicateSemantics"]),
         .library(name: "PredicateInterpreter", targets: ["PredicateInterpreter"]),
         .library(name: "PredicateFileProvider", targets: ["PredicateFileProvider"]),
-        .library(name: "PredicateBytecode", targets: ["PredicateBytecode"]),
         .library(name: "PredicateVM", targets: ["PredicateVM"]),
         .library(name: "PredicateBatch", targets: ["PredicateBatch"]),
         .library(name: "PredicateActions", targets: ["PredicateActions"]),
@@ -25,28 +24,26 @@ let package = Package(
         .target(
             name: "PredicateInterpreter", dependencies: ["PredicateValue", "PredicateSyntax", "PredicateSemantics"]),
         .target(name: "PredicateFileProvider", dependencies: ["PredicateValue", "PredicateSemantics"]),
-        .target(name: "PredicateBytecode", dependencies: ["PredicateValue", "PredicateSyntax", "PredicateSemantics"]),
         .target(
             name: "PredicateVM",
-            dependencies: ["PredicateValue", "PredicateSyntax", "PredicateSemantics", "PredicateBytecode"]
+            dependencies: ["PredicateValue", "PredicateSyntax", "PredicateSemantics"]
         ),
         .target(
             name: "PredicateBatch",
             dependencies: [
-                "PredicateValue", "PredicateSyntax", "PredicateSemantics", "PredicateBytecode", "PredicateVM",
+                "PredicateValue", "PredicateSyntax", "PredicateSemantics", "PredicateVM",
             ]
         ),
         .target(
             name: "PredicateActions",
             dependencies: [
-                "PredicateValue", "PredicateSyntax", "PredicateSemantics", "PredicateInterpreter", "PredicateBytecode",
+                "PredicateValue", "PredicateSyntax", "PredicateSemantics", "PredicateInterpreter",
                 "PredicateVM", "PredicateFileProvider",
             ]),
         .target(
             name: "PredicateCommandLine",
             dependencies: [
                 "PredicateBatch", "PredicateValue", "PredicateSyntax", "PredicateSemantics", "PredicateInterpreter",
-                "PredicateBytecode",
                 "PredicateVM", "PredicateFileProvider", "PredicateActions",
             ]),
         .executableTarget(name: "predicate", dependencies: ["PredicateCommandLine"]),
@@ -54,7 +51,6 @@ let package = Package(
             name: "predicate-bench",
             dependencies: [
                 "PredicateBatch", "PredicateValue", "PredicateSyntax", "PredicateSemantics", "PredicateInterpreter",
-                "PredicateBytecode",
                 "PredicateVM", "PredicateFileProvider",
             ],
             path: "Benchmarks/PredicateBench"
@@ -68,26 +64,26 @@ let package = Package(
             dependencies: [
                 "PredicateBatch", "PredicateInterpreter", "PredicateFileProvider", "PredicateSemantics",
                 "PredicateSyntax",
-                "PredicateValue", "PredicateBytecode", "PredicateVM",
+                "PredicateValue", "PredicateVM",
             ],
             exclude: ["Cases"]),
         .testTarget(
             name: "PredicateVMTests",
             dependencies: [
-                "PredicateBytecode", "PredicateVM", "PredicateSemantics", "PredicateSyntax", "PredicateValue",
+                "PredicateVM", "PredicateSemantics", "PredicateSyntax", "PredicateValue",
                 "PredicateFileProvider", "PredicateInterpreter",
             ]),
         .testTarget(
             name: "DifferentialTests",
             dependencies: [
-                "PredicateBatch", "PredicateInterpreter", "PredicateBytecode", "PredicateVM", "PredicateSemantics",
+                "PredicateBatch", "PredicateInterpreter", "PredicateVM", "PredicateSemantics",
                 "PredicateSyntax",
                 "PredicateValue", "PredicateFileProvider",
             ]),
         .testTarget(
             name: "PredicateBatchTests",
             dependencies: [
-                "PredicateBatch", "PredicateBytecode", "PredicateFileProvider", "PredicateSemantics", "PredicateSyntax",
+                "PredicateBatch", "PredicateFileProvider", "PredicateSemantics", "PredicateSyntax",
                 "PredicateValue", "PredicateVM",
             ]
         ),
@@ -95,20 +91,14 @@ let package = Package(
             name: "PredicateActionsTests",
             dependencies: [
                 "PredicateActions", "PredicateFileProvider", "PredicateSemantics", "PredicateSyntax", "PredicateValue",
-                "PredicateBytecode", "PredicateVM",
-            ]
-        ),
-        .testTarget(
-            name: "PredicateBytecodeTests",
-            dependencies: [
-                "PredicateBytecode", "PredicateVM", "PredicateSyntax", "PredicateSemantics", "PredicateValue",
+                "PredicateVM",
             ]
         ),
         .testTarget(name: "PredicateBenchTests", dependencies: ["predicate-bench"]),
         .testTarget(
             name: "HardeningTests",
             dependencies: [
-                "PredicateActions", "PredicateBytecode", "PredicateVM", "PredicateInterpreter", "PredicateFileProvider",
+                "PredicateActions", "PredicateVM", "PredicateInterpreter", "PredicateFileProvider",
                 "PredicateSemantics", "PredicateSyntax", "PredicateValue",
             ]
         ),

@@ -1,5 +1,4 @@
 import PredicateBatch
-import PredicateBytecode
 import PredicateFileProvider
 import PredicateInterpreter
 import PredicateSemantics

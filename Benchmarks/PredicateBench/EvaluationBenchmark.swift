@@ -1,8 +1,8 @@
 import Foundation
-import PredicateBytecode
 import PredicateFileProvider
 import PredicateSemantics
 import PredicateSyntax
+import PredicateVM
 import PredicateValue
 
 /// Evaluation: every engine on the same items, rule by rule. Every engine's match count must

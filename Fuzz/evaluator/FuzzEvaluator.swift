@@ -1,6 +1,5 @@
 import Foundation
 import PredicateBatch
-import PredicateBytecode
 import PredicateInterpreter
 import PredicateSemantics
 import PredicateSyntax

@@ -1,6 +1,6 @@
-import PredicateBytecode
 import PredicateFileProvider
 import PredicateSyntax
+import PredicateVM
 import PredicateValue
 
 extension FileProviderActionList {

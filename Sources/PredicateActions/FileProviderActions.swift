@@ -1,5 +1,4 @@
 import Foundation
-import PredicateBytecode
 import PredicateFileProvider
 import PredicateSemantics
 import PredicateSyntax

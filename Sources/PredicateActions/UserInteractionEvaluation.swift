@@ -1,7 +1,7 @@
-import PredicateBytecode
 import PredicateFileProvider
 import PredicateSemantics
 import PredicateSyntax
+import PredicateVM
 import PredicateValue
 
 /// An operation the system asks a File Provider extension's `NSFileProviderUserInteractions`

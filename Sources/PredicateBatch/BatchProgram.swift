@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
-import PredicateBytecode
 import PredicateSemantics
 import PredicateSyntax
+import PredicateVM
 import PredicateValue
 
 /// A predicate program prepared for the batch engine: evaluated one clause at a time over

@@ -1,4 +1,4 @@
-import PredicateBytecode
+import PredicateVM
 
 /// A plan node as one worker runs it: kernel-only subtrees become ``MaskNode``s once the
 /// batch's columns (and so their types) are known.

@@ -1,6 +1,6 @@
-import PredicateBytecode
 import PredicateSemantics
 import PredicateSyntax
+import PredicateVM
 import PredicateValue
 
 /// How the batch engine evaluates a predicate program: the program's `AND`/`OR`/`NOT` structure

@@ -1,6 +1,6 @@
-import PredicateBytecode
 import PredicateSemantics
 import PredicateSyntax
+import PredicateVM
 import PredicateValue
 
 /// Recovers a ``Plan`` from a predicate program's instructions.

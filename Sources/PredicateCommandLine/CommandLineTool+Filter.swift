@@ -1,6 +1,6 @@
 import PredicateBatch
-import PredicateBytecode
 import PredicateSyntax
+import PredicateVM
 import PredicateValue
 
 #if canImport(Glibc)

@@ -1,4 +1,3 @@
-import PredicateBytecode
 import PredicateInterpreter
 import PredicateSemantics
 import PredicateSyntax

@@ -1,5 +1,4 @@
 import PredicateBatch
-import PredicateBytecode
 import PredicateSemantics
 import PredicateSyntax
 import PredicateVM

@@ -1,4 +1,3 @@
-import PredicateBytecode
 import PredicateSemantics
 import PredicateSyntax
 import PredicateVM

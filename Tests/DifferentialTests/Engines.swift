@@ -1,5 +1,4 @@
 import PredicateBatch
-import PredicateBytecode
 import PredicateInterpreter
 import PredicateSemantics
 import PredicateSyntax

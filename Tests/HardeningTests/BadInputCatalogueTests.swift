@@ -1,6 +1,6 @@
-import PredicateBytecode
 import PredicateSemantics
 import PredicateSyntax
+import PredicateVM
 import PredicateValue
 import Testing
 

@@ -1,6 +1,6 @@
-import PredicateBytecode
 import PredicateSemantics
 import PredicateSyntax
+import PredicateVM
 import PredicateValue
 
 /// Serialized programs to damage: a valid one, and the framing to wrap a crafted body in.

@@ -1,6 +1,5 @@
 import Foundation
 import PredicateActions
-import PredicateBytecode
 import PredicateFileProvider
 import PredicateSemantics
 import PredicateSyntax

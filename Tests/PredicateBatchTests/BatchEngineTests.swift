@@ -1,8 +1,8 @@
 import PredicateBatch
-import PredicateBytecode
 import PredicateFileProvider
 import PredicateSemantics
 import PredicateSyntax
+import PredicateVM
 import PredicateValue
 import Testing
 

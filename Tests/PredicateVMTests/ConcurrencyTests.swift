@@ -1,5 +1,4 @@
 import Dispatch
-import PredicateBytecode
 import PredicateFileProvider
 import PredicateSemantics
 import PredicateSyntax

@@ -1,5 +1,5 @@
-import PredicateBytecode
 import PredicateSyntax
+import PredicateVM
 import Testing
 
 /// Golden listings: what the compiler emits for representative rules, instruction by instruction.

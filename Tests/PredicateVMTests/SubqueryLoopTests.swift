@@ -1,4 +1,3 @@
-import PredicateBytecode
 import PredicateFileProvider
 import PredicateSemantics
 import PredicateSyntax

@@ -1,10 +1,9 @@
 import Foundation
 import PredicateSemantics
 import PredicateSyntax
-import PredicateVM
 import PredicateValue
 
-@testable import PredicateBytecode
+@testable import PredicateVM
 
 /// A person, the element type of documents' `owner` and `editors`: a second schema, so that
 /// bound key paths cross from one schema into another.

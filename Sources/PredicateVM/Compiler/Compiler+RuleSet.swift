@@ -5,7 +5,7 @@ import PredicateValue
 extension Compiler {
     /// The most sub-trees a rule set shares through memo slots (`MEMO_LOAD` names its slot in one
     /// byte); further shared sub-trees are simply computed where they occur.
-    public static let maximumSharedSubtrees = 256
+    package static let maximumSharedSubtrees = 256
 
     /// Compiles several rules into one ``Program`` of kind ``Program/Kind/ruleSet`` that answers
     /// all of them in one pass.

@@ -1,5 +1,3 @@
-import PredicateBytecode
-
 /// How the instruction loop runs one instruction: the instructions a rule made of comparisons
 /// spends its time in have an operation of their own, run inside the loop; every other
 /// instruction is ``general``, one call out of the loop.

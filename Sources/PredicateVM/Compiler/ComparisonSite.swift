@@ -11,7 +11,7 @@ import PredicateValue
 /// compiler emits one where it would have emitted them.
 public struct ComparisonSite: Hashable, Sendable {
     /// Where the key path starts.
-    public enum Receiver: Hashable, Sendable {
+    package enum Receiver: Hashable, Sendable {
         /// The evaluated object.
         case evaluatedObject
         /// Variable `v` of the program's variable table.
@@ -19,7 +19,7 @@ public struct ComparisonSite: Hashable, Sendable {
     }
 
     /// Where the key path starts.
-    public let receiver: Receiver
+    package let receiver: Receiver
     /// The key path, an index into ``Program/keyPaths``.
     public let keyPath: UInt16
     /// The constant right operand, an index into ``Program/constants``.
@@ -35,7 +35,7 @@ public struct ComparisonSite: Hashable, Sendable {
     public let keyPathRange: SourceRange
 
     /// Creates a site; ``Verifier`` checks its indices before a program runs.
-    public init(
+    package init(
         receiver: Receiver, keyPath: UInt16, constant: UInt16, op: ComparisonOperator, options: ComparisonOptions,
         quantifier: Quantifier,
         keyPathRange: SourceRange
@@ -52,7 +52,7 @@ public struct ComparisonSite: Hashable, Sendable {
 
 /// The program's comparison sites with their constants prepared: built once per program, shared
 /// by every machine and thread that runs it.
-public final class PreparedComparisons: Sendable {
+package final class PreparedComparisons: Sendable {
     /// One per site, in site order; `nil` for a site whose operands are out of range (the
     /// verifier refuses such programs before they run).
     public let sites: [PreparedComparison?]

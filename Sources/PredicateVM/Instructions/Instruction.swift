@@ -180,7 +180,7 @@ extension Instruction {
     }
 
     /// The instruction's row of the table.
-    public var facts: InstructionFacts { opcode.facts }
+    package var facts: InstructionFacts { opcode.facts }
 
     /// The operands' values, in the order of the row's ``InstructionFacts/operands``.
     public var operandValues: OperandValues {
@@ -288,10 +288,10 @@ extension Instruction {
     }
 
     /// How many values the instruction pops and pushes on the fall-through path (or as it ends).
-    public var stackEffect: (pops: Int, pushes: Int) { resolve(facts.stack) }
+    package var stackEffect: (pops: Int, pushes: Int) { resolve(facts.stack) }
 
     /// Stack effect when the jump is taken; `nil` for an instruction that does not jump.
-    public var takenStackEffect: (pops: Int, pushes: Int)? { facts.taken.map(resolve) }
+    package var takenStackEffect: (pops: Int, pushes: Int)? { facts.taken.map(resolve) }
 
     private func resolve(_ effect: StackEffect) -> (pops: Int, pushes: Int) {
         guard effect.popsOperand else { return (effect.pops, effect.pushes) }
@@ -305,7 +305,7 @@ extension Instruction {
     }
 
     /// Whether execution never falls through to the next instruction.
-    public var endsBlock: Bool { !facts.fallsThrough }
+    package var endsBlock: Bool { !facts.fallsThrough }
 
     /// The mnemonic the disassembler prints.
     public var mnemonic: String { facts.mnemonic }

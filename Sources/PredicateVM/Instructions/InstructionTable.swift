@@ -5,7 +5,7 @@
 /// initialiser has no defaults for the facts that matter, so a row cannot leave one out.
 extension Opcode {
     /// This opcode's row of the table.
-    public var facts: InstructionFacts { InstructionFacts.table[Int(rawValue)] }
+    package var facts: InstructionFacts { InstructionFacts.table[Int(rawValue)] }
 
     /// The row, written out; read once into ``InstructionFacts/table``.
     fileprivate var row: InstructionFacts {
@@ -114,7 +114,7 @@ extension Opcode {
 ///
 /// Plain data (no reference-counted field), so that reading a row, which the compiler and the
 /// verifier do for every instruction, copies a few words and touches no reference count.
-public struct InstructionFacts: Sendable {
+package struct InstructionFacts: Sendable {
     /// The name listings print.
     public var mnemonic: String { name.description }
     private let name: StaticString
@@ -140,7 +140,7 @@ public struct InstructionFacts: Sendable {
     /// Whether it reads the evaluated object.
     public let readsSelf: SelfAccess
     /// Whether it belongs only in a rule set.
-    public let ruleSetOnly: Bool
+    package let ruleSetOnly: Bool
 
     /// Every row, indexed by ``Opcode`` raw value.
     static let table: [InstructionFacts] = Opcode.allCases.map(\.row)
@@ -170,17 +170,17 @@ public struct InstructionFacts: Sendable {
     /// Where the operand of `kind` is among ``operands``.
     public func position(of kind: OperandSpec.Kind) -> Int? { operands.firstIndex { $0.kind == kind } }
     /// Where the jump is among ``operands``, for the instructions that jump.
-    public let jumpPosition: Int?
+    package let jumpPosition: Int?
     /// Where the comparison site is among ``operands``, for `TEST`, `TEST_AND` and `TEST_OR`.
-    public let sitePosition: Int?
+    package let sitePosition: Int?
     /// Where the count of popped values is among ``operands``, for the instructions that pop
     /// as many values as an operand says.
-    public let countedPosition: Int?
+    package let countedPosition: Int?
 }
 
 /// An instruction's operands: at most three, held inline so that a row of the table is plain
 /// data. A collection of ``OperandSpec``s, in listing order.
-public struct OperandLayout: RandomAccessCollection, ExpressibleByArrayLiteral, Sendable {
+package struct OperandLayout: RandomAccessCollection, ExpressibleByArrayLiteral, Sendable {
     private let storage: (OperandSpec, OperandSpec, OperandSpec)
     /// The number of operands.
     public let count: Int
@@ -247,7 +247,7 @@ public struct OperandSpec: Hashable, Sendable {
     }
 
     /// Which operand bytes hold the operand.
-    public enum Placement: Hashable, Sendable {
+    package enum Placement: Hashable, Sendable {
         /// Bytes 0 and 1, little-endian.
         case wide
         /// One byte: 0, 1 or 2.
@@ -257,7 +257,7 @@ public struct OperandSpec: Hashable, Sendable {
     /// What the operand names.
     public let kind: Kind
     /// Where its bits are.
-    public let placement: Placement
+    package let placement: Placement
 
     /// A 16-bit operand in bytes 0 and 1.
     static func wide(_ kind: Kind) -> OperandSpec { OperandSpec(kind: kind, placement: .wide) }
@@ -292,7 +292,7 @@ public struct OperandSpec: Hashable, Sendable {
 }
 
 /// How many values an instruction pops and pushes on one path.
-public struct StackEffect: Hashable, Sendable {
+package struct StackEffect: Hashable, Sendable {
     /// Values popped, besides the operand-counted ones.
     public let pops: Int
     /// Whether the instruction also pops as many values as its ``OperandSpec/Kind/count`` or
@@ -304,7 +304,7 @@ public struct StackEffect: Hashable, Sendable {
 
 /// A run-time scope an instruction opens: a `SUBQUERY` loop (the machine's iterator stack) or a
 /// `SAVE_VARS` (its saved-variables stack). Both must nest properly with each other.
-public enum ScopeKind: Hashable, Sendable {
+package enum ScopeKind: Hashable, Sendable {
     /// A `SUBQUERY` loop.
     case subquery
     /// Variables saved by `SAVE_VARS`.
@@ -312,7 +312,7 @@ public enum ScopeKind: Hashable, Sendable {
 }
 
 /// What an instruction does to the open scopes on one of its paths.
-public enum ScopeEffect: Hashable, Sendable {
+package enum ScopeEffect: Hashable, Sendable {
     /// Nothing.
     case none
     /// Opens a scope of this kind.
@@ -325,7 +325,7 @@ public enum ScopeEffect: Hashable, Sendable {
 
 /// The part an instruction plays in a `SUBQUERY` loop: the verifier allows a backward jump only
 /// from `SUBQUERY_COLLECT` to a `SUBQUERY_NEXT`, entered only from its `SUBQUERY_BEGIN`.
-public enum LoopRole: Hashable, Sendable {
+package enum LoopRole: Hashable, Sendable {
     /// `SUBQUERY_BEGIN`.
     case begin
     /// `SUBQUERY_NEXT`.
@@ -337,7 +337,7 @@ public enum LoopRole: Hashable, Sendable {
 }
 
 /// How an instruction that neither falls through nor jumps ends evaluation.
-public enum Termination: Hashable, Sendable {
+package enum Termination: Hashable, Sendable {
     /// It returns the result of a program of this kind.
     case returns(Program.Kind)
     /// It raises an error.
@@ -345,7 +345,7 @@ public enum Termination: Hashable, Sendable {
 }
 
 /// Whether an instruction reads the evaluated object.
-public enum SelfAccess: Hashable, Sendable {
+package enum SelfAccess: Hashable, Sendable {
     /// Never.
     case never
     /// Always.

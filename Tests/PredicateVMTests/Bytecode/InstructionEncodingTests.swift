@@ -1,7 +1,7 @@
 import PredicateSyntax
 import Testing
 
-@testable import PredicateBytecode
+@testable import PredicateVM
 
 /// The four-byte instruction encoding: every case survives encode and decode, and decoding is
 /// defined for every byte pattern.

@@ -2,7 +2,7 @@ import PredicateSyntax
 import PredicateValue
 import Testing
 
-@testable import PredicateBytecode
+@testable import PredicateVM
 
 /// The instruction table has every fact for every opcode, and the facts agree with each other;
 /// every instruction built from its row alone survives encoding, decoding and disassembly.

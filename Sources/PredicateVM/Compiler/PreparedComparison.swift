@@ -22,19 +22,19 @@ public final class PreparedComparison: Sendable {
     /// The constant right operand.
     public let constant: Value
     /// `constant`, classified for ``ComparisonOperators/scalar(_:_:_:)``.
-    public let scalarConstant: ScalarOperand
+    package let scalarConstant: ScalarOperand
     /// What ``EvaluationCost/comparison(_:_:)`` charges for a non-collection left operand.
-    public let scalarCost: Int
+    package let scalarCost: Int
 
     /// The answers for numbers, dates and nil: a plain value an engine can copy freely.
-    public let scalar: ScalarDecision
+    @usableFromInline package let scalar: ScalarDecision
     @usableFromInline let strings: StringTest?
     @usableFromInline let membership: MembershipTest?
     /// For `LIKE` and `MATCHES`: the compiled pattern, run within the evaluation's step budget.
-    public let pattern: CompiledPattern?
+    package let pattern: CompiledPattern?
 
     /// A compiled `LIKE` or `MATCHES` pattern and its text (for limit messages).
-    public enum CompiledPattern: Sendable {
+    package enum CompiledPattern: Sendable {
         /// `LIKE`.
         case like(LikePattern, text: String)
         /// `MATCHES`.
@@ -81,7 +81,7 @@ public final class PreparedComparison: Sendable {
     /// Whether ``decide(_:)`` or ``pattern`` can answer for some operand beyond nil: an engine
     /// that must fall back to the general comparison for every other operand gains nothing
     /// from trying first (`UTI-CONFORMS-TO`, `BETWEEN`).
-    public var decidesValues: Bool {
+    package var decidesValues: Bool {
         scalar.integers != nil || scalar.doubles != nil || scalar.dates != nil || strings != nil || membership != nil
             || pattern != nil
     }
@@ -92,7 +92,7 @@ public final class PreparedComparison: Sendable {
     /// `value op constant` without a quantifier, or `nil` when the general path must decide
     /// (it may throw, or need the environment, or the operand is of a kind not prepared for).
     @inlinable
-    public func decide(_ value: Value) -> Bool? {
+    package func decide(_ value: Value) -> Bool? {
         switch value {
         case .int(let number):
             if let result = scalar.decide(value) { return result }
@@ -113,7 +113,8 @@ public final class PreparedComparison: Sendable {
 /// The part of a prepared comparison that decides numbers, dates and nil, as a plain value (no
 /// references), so that an engine can keep one per comparison and copy it without any
 /// reference counting.
-public struct ScalarDecision: Sendable {
+@usableFromInline
+package struct ScalarDecision: Sendable {
     @usableFromInline package let integers: IntegerTest?
     @usableFromInline package let doubles: DoubleTest?
     @usableFromInline package let dates: DoubleTest?
@@ -121,12 +122,12 @@ public struct ScalarDecision: Sendable {
     @usableFromInline package let nilResult: Bool?
 
     /// The decision that decides nothing: every operand goes to the general comparison.
-    public static let none = ScalarDecision(integers: nil, doubles: nil, dates: nil, nilResult: nil)
+    package static let none = ScalarDecision(integers: nil, doubles: nil, dates: nil, nilResult: nil)
 
     /// ``decide(_:)-(Value)`` for a field read as a plain ``Scalar``: the same answers, with no
     /// ``Value`` built; `nil` when the general comparison must decide (or for ``Scalar/other``).
     @inlinable @inline(__always)
-    public func decide(_ scalar: Scalar) -> Bool? {
+    package func decide(_ scalar: Scalar) -> Bool? {
         switch scalar.kind {
         case .nil:
             return nilResult
@@ -153,7 +154,7 @@ public struct ScalarDecision: Sendable {
     /// `value op constant` for a nil, Boolean, integer, double or date operand, or `nil` when
     /// that needs the general comparison (or is another kind of value).
     @inlinable @inline(__always)
-    public func decide(_ value: Value) -> Bool? {
+    package func decide(_ value: Value) -> Bool? {
         switch value {
         case .nil, .null:
             return nilResult

@@ -1,4 +1,3 @@
-import PredicateBytecode
 import PredicateValue
 
 /// A comparison site decided from a field stored in the item itself (``StoredScalar``), with

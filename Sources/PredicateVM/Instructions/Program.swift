@@ -29,7 +29,7 @@ public struct Program: Hashable, Sendable {
     /// The comparisons `TEST`, `TEST_AND` and `TEST_OR` make, by site number.
     public let comparisons: [ComparisonSite]
     /// ``comparisons`` with their constants prepared (derived, so not part of equality).
-    public let prepared: PreparedComparisons
+    package let prepared: PreparedComparisons
     /// The variables, by slot: `$name` reads slot `variables.firstIndex(of: name)`.
     public let variables: [String]
     /// The source range of the syntax node each instruction evaluates, for error positions.

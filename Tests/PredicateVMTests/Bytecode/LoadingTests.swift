@@ -4,7 +4,7 @@ import PredicateSyntax
 import PredicateValue
 import Testing
 
-@testable import PredicateBytecode
+@testable import PredicateVM
 
 /// One damaged input and the exact reason loading it must give.
 struct MalformedBytes: Sendable, CustomTestStringConvertible {

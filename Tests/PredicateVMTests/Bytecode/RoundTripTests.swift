@@ -1,11 +1,10 @@
 import Foundation
 import PredicateSemantics
 import PredicateSyntax
-import PredicateVM
 import PredicateValue
 import Testing
 
-@testable import PredicateBytecode
+@testable import PredicateVM
 
 /// Serialize → load → evaluate gives what the original program gives.
 @Suite struct RoundTripTests {

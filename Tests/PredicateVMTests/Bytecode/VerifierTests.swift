@@ -4,7 +4,7 @@ import PredicateSyntax
 import PredicateValue
 import Testing
 
-@testable import PredicateBytecode
+@testable import PredicateVM
 
 /// The verifier accepts everything the compiler produces and refuses each kind of malformed
 /// program with the offset and problem it names.
@@ -14,7 +14,7 @@ import Testing
     /// skipped.
     static let conformanceRules: [String] = {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("ConformanceTests/Cases")
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("ConformanceTests/Cases")
         let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         var rules: [String] = []
         for name in files.sorted() where name.hasSuffix(".txt") {

@@ -1,0 +1,136 @@
+import PredicateSemantics
+import PredicateSyntax
+import PredicateValue
+
+extension VirtualMachine {
+    /// Evaluates every rule of a rule-set program (``Compiler/compileRuleSet(_:)``) with
+    /// `object` as `SELF`, in one pass.
+    ///
+    /// An error in one rule makes that rule false and is reported in the result's `errors`; the
+    /// other rules carry on.
+    public mutating func evaluateRules(
+        on object: Value, variables: [String: Value] = [:]
+    ) -> RuleSetResult {
+        for index in ruleBits.indices { ruleBits[index] = 0 }
+        if !ruleErrors.isEmpty { ruleErrors.removeAll(keepingCapacity: true) }
+        do throws(EvaluationError) {
+            guard program.kind == .ruleSet else { throw malformed("not a rule set") }
+            try run(on: object, variables: variables)
+        } catch {
+            ruleErrors.append((rule: -1, error: error))
+        }
+        return RuleSetResult(bits: ruleBits, errors: ruleErrors)
+    }
+
+    /// Evaluates the predicate program with `object` as `SELF`.
+    ///
+    /// - Throws: The interpreter's ``EvaluationError`` for the same rule and input, with the same
+    ///   source range. A rule that spends the environment's ``EvaluationLimits/maximumSteps``
+    ///   fails with `limitExceeded` at the range of the whole rule, as in the interpreter; the VM
+    ///   charges one step per instruction executed (plus ``EvaluationCost``), the interpreter one
+    ///   per node, so near the limit the two can differ on whether it was reached.
+    public mutating func evaluate(on object: Value, variables: [String: Value] = [:]) throws(EvaluationError) -> Bool {
+        try run(on: object, variables: variables)
+        return try predicateResult()
+    }
+
+    /// Evaluates the predicate program with the item at `item` as `SELF`, reading its fields in
+    /// place.
+    ///
+    /// This is the fast way to run one rule over many items held in memory (an array's
+    /// `withUnsafeBufferPointer`): the item is neither copied nor boxed into a ``Value``, and a
+    /// rule whose key paths are fields of the item's schema reads them through the pointer. The
+    /// pointer must stay valid for the call. Results and errors are those of
+    /// ``evaluate(on:variables:)`` with `.object(item.pointee)`.
+    public mutating func evaluate<Item: KeyValueCoding>(
+        item: UnsafePointer<Item>, variables: [String: Value] = [:]
+    ) throws(EvaluationError) -> Bool {
+        prepare(variables: variables)
+        defer { if hasSelfValue { dropSelfValue() } }
+        try run(reader(item))
+        return try predicateResult()
+    }
+
+    /// Evaluates the predicate program with `SELF` the activation context `{key: items}`: the
+    /// selected items, read in place.
+    ///
+    /// This is how an activation rule runs on a selection the caller holds
+    /// (`SUBQUERY(fileproviderItems, $i, …).@count > 0`, `fileproviderItems.@count`): no context
+    /// dictionary is built and no item is boxed; a `SUBQUERY` over `key` binds its variable to
+    /// each item in turn and reads fields through the item's pointer. Anything that needs the
+    /// context or an item whole (a `SELF` comparison, an item returned by a key path) builds it
+    /// then. The items must stay valid for the call. Results and errors are those of
+    /// ``evaluate(on:variables:)`` with `.dictionary([key: .array(items.map { .object($0) })])`.
+    public mutating func evaluate<Item: KeyValueCoding>(
+        selection items: UnsafeBufferPointer<Item>, key: String, variables: [String: Value] = [:]
+    ) throws(EvaluationError) -> Bool {
+        prepare(variables: variables)
+        selection = ItemSelection(items, schema: adopt(Item.self))
+        selectionName = key
+        // The caller passes the same key every time: compared with the last one (at once when
+        // it is the same string) instead of searching the program's keys.
+        if let last = lastSelectionKey, last.name == key {
+            selectionKey = last.index
+        } else {
+            selectionKey = selectionKeys.firstIndex(of: key) ?? -1
+            lastSelectionKey = (key, selectionKey)
+        }
+        defer {
+            selection = nil
+            selectionName = nil
+            if hasSelfValue { dropSelfValue() }
+        }
+        try run(nil)
+        return try predicateResult()
+    }
+
+    /// Evaluates the expression program with `object` as `SELF`.
+    public mutating func evaluateExpression(
+        on object: Value, variables: [String: Value] = [:]
+    ) throws(EvaluationError) -> Value {
+        try run(on: object, variables: variables)
+        let result = pop()
+        scratchInUse = false
+        return result
+    }
+
+    /// The predicate's result, left on the stack by `RETURN_BOOL`.
+    @inline(__always)
+    mutating func predicateResult() throws(EvaluationError) -> Bool {
+        if bitCount == 1, program.kind == .predicate {
+            bitCount = 0
+            scratchInUse = false
+            return bits & 1 == 1
+        }
+        guard program.kind == .predicate else { throw malformed("a predicate program must end with a Boolean") }
+        let result = try popBool()
+        scratchInUse = false
+        return result
+    }
+
+    mutating func run(on object: Value, variables: [String: Value]) throws(EvaluationError) {
+        prepare(variables: variables)
+        selfValue = object
+        hasSelfValue = true
+        defer { dropSelfValue() }
+        // `SELF` as an object, opened once into a generic parameter: bound fields of its schema
+        // are then read in place, without copying the value out of the enum at every key path.
+        if case .object(let host) = object { return try run(opened: host) }
+        try run(nil)
+    }
+
+    mutating func run<Host: KeyValueCoding>(opened host: Host) throws(EvaluationError) {
+        try withUnsafePointer(to: host) { (pointer) throws(EvaluationError) in try run(reader(pointer)) }
+    }
+}
+
+extension Program {
+    /// Evaluates the predicate program once with a fresh machine (keep a ``VirtualMachine`` to
+    /// evaluate many objects).
+    public func evaluate(
+        on object: Value, variables: [String: Value] = [:], environment: EvaluationEnvironment = EvaluationEnvironment()
+    ) throws(EvaluationError) -> Bool {
+        var machine = VirtualMachine(program: self, environment: environment)
+        return try machine.evaluate(on: object, variables: variables)
+    }
+}

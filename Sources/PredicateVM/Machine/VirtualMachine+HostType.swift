@@ -1,0 +1,50 @@
+import PredicateSemantics
+import PredicateSyntax
+import PredicateValue
+
+// The tables the machine derives from the type of the items it reads in place, made again
+// whenever that type changes.
+
+extension VirtualMachine {
+    /// The item at `item`, read in place; its schema comes from its type when the type has a
+    /// shared one.
+    @inline(__always)
+    mutating func reader<Item: KeyValueCoding>(_ item: UnsafePointer<Item>) -> ItemReader {
+        guard let schema = adopt(Item.self) else { return ItemReader(item) }
+        return ItemReader(address: UnsafeRawPointer(item), type: Item.self, schema: schema)
+    }
+
+    /// Makes `Item` the type the scalar sites load fields of in place, once per change of type;
+    /// returns its shared schema's identity.
+    @inline(__always)
+    mutating func adopt<Item: KeyValueCoding>(_: Item.Type) -> ObjectIdentifier? {
+        if hostType == ObjectIdentifier(Item.self) { return hostSchema }
+        resolveStoredFields(of: Item.self)
+        return hostSchema
+    }
+
+    @inline(never)
+    mutating func resolveStoredFields<Item: KeyValueCoding>(of _: Item.Type) {
+        let type = ObjectIdentifier(Item.self)
+        let schema = Item.sharedSchema.map(ObjectIdentifier.init)
+        hostType = type
+        hostSchema = schema
+        var sites: [StoredSite] = []
+        sites.reserveCapacity(scalarSites.count)
+        for index in 0..<scalarSites.count {
+            let site = scalarSites.base[index]
+            var test: FieldTest?
+            if site.isPresent, let schema, site.schema == schema, let stored = Item.storedScalar(atSlot: site.slot),
+                stored.root == type
+            {
+                test = FieldTest(stored, site.decision)
+            }
+            sites.append(StoredSite(test: test, variable: site.variable, cost: site.cost))
+        }
+        // New tables rather than writing into the old ones: copies of this machine share them.
+        storedSites = PlainStorage(sites)
+        machineCode = MachineWord.lower(program.code) { site in
+            site < sites.count && sites[site].test != nil && sites[site].variable < 0
+        }
+    }
+}
