@@ -39,6 +39,13 @@ import Testing
         "fileproviderItems.@count > 1", "fileproviderItems.@count == 0", "fileProviderItems.@count == 0",
         "fileproviderItems.@count.@count == 1", "@count == 1", "fileproviderItems[FIRST].isUploaded == YES",
         "ANY fileproviderItems.isUploaded == NO", "ALL fileproviderItems.documentSize > 1",
+        "ALL fileproviderItems.isUploaded == YES", "NONE fileproviderItems.isTrashed == YES",
+        "NOT ANY fileproviderItems.isDownloaded == NO", "ANY fileproviderItems.capabilities > 3",
+        "ALL fileproviderItems.capabilities >= 0", "ANY fileproviderItems.capabilities BETWEEN {1, 8}",
+        "ANY fileproviderItems.isUploaded IN {YES}", "ANY fileproviderItems.capabilities IN {1, 2, 3}",
+        "ANY fileproviderItems.isUploaded == YES AND ALL fileproviderItems.isTrashed == NO",
+        "ANY fileproviderItems.favoriteRank > 5", "ALL fileproviderItems.creationDate > CAST(0, 'NSDate')",
+        "ANY missing.isUploaded == YES", "ALL missing.isUploaded == YES", "ANY fileproviderItems.nosuchkey == 1",
         "fileproviderItems.documentSize.@max > 100", "SELF.fileproviderItems.@count == 2",
         "SUBQUERY(fileproviderItems, $i, $i.isUploaded == YES).@count > 0 AND fileproviderItems.@count < 4",
         "SUBQUERY(missing, $i, $i.isUploaded == YES).@count == nil",
@@ -79,6 +86,33 @@ import Testing
             #expect(inPlace == expected, "\(label)")
             #expect(byName == expected, "\(label)")
         }
+    }
+
+    /// A quantified comparison over the selected items, decided on the items in place, spends
+    /// the steps it spends on the context's array: at every budget, the same result or error.
+    @Test(arguments: ["ANY fileproviderItems.isUploaded == NO", "ALL fileproviderItems.capabilities BETWEEN {0, 8}"])
+    func quantifiedBudgetIsSpentAlike(_ rule: String) throws {
+        let bound = Binder.bind(try PredicateParser.parsePredicate(rule).predicate, selfType: Self.contextType)
+        let program = try Compiler.compile(bound, source: rule)
+        let selected = (0..<12).map { Self.items[$0 % Self.items.count] }
+        let context = FileProviderContext.activation(selectedItems: selected)
+        var outcomes: Set<String> = []
+        for budget in 0...30 {
+            let environment = EvaluationEnvironment(limits: EvaluationLimits(maximumSteps: budget))
+            var machine = VirtualMachine(program: program, environment: environment)
+            let onContext = FusedComparisonTests.outcome { () throws(EvaluationError) in
+                try machine.evaluate(on: context)
+            }
+            let inPlace = selected.withUnsafeBufferPointer { buffer in
+                FusedComparisonTests.outcome { () throws(EvaluationError) in
+                    try machine.evaluate(selection: buffer, key: Self.key)
+                }
+            }
+            #expect(inPlace == onContext, "\(rule) with \(budget) steps")
+            outcomes.insert(onContext.hasPrefix("limitExceeded") ? "limitExceeded" : onContext)
+        }
+        // The budgets cover both sides of the limit.
+        #expect(outcomes.count == 2)
     }
 
     /// The step budget runs out in place as it does on the context: a `SUBQUERY` nested in a

@@ -121,6 +121,7 @@ extension VirtualMachine {
         guard index < program.comparisons.count, index < comparisons.count, let reference = comparisons[index] else {
             throw malformed("no comparison site \(index)")
         }
+        if let decided = try decideOverSelection(index) { return decided }
         let site = program.comparisons[index]
         // Steps as the instructions the site stands for spend them, in their order, so that an
         // error reading the key path and the end of the budget come out as they would: the

@@ -37,6 +37,9 @@ enum SelectionPath: Equatable {
         } else if components.count == 2, components[1] == .key("@count"), let key = plain(components[0]) {
             self = .count(key)
         } else {
+            // `key.field` is read from the context, but a quantified comparison over the selected
+            // items (``SelectionSite``) finds its key among the keys.
+            if components.count == 2, components[1].key != nil { _ = plain(components[0]) }
             self = .other
         }
     }

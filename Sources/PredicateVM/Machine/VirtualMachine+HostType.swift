@@ -43,6 +43,7 @@ extension VirtualMachine {
         }
         // New tables rather than writing into the old ones: copies of this machine share them.
         storedSites = PlainStorage(sites)
+        selectionSites = Self.selectionSites(program, keys: selectionKeys, of: Item.self)
         machineCode = MachineWord.lower(program.code) { site in
             site < sites.count && sites[site].test != nil && sites[site].variable < 0
         }
