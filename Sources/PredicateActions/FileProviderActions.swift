@@ -169,10 +169,10 @@ public struct FileProviderActionList: Sendable {
     /// The top-level `NSExtension` dictionary of a property list.
     static func extensionDictionary(inPropertyList data: Data) throws(ActionListError) -> [String: Any] {
         let root: Any
-        do {
-            root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+        do throws(PropertyListError) {
+            root = try PropertyListDocument(bytes: Array(data)).root.foundationValue
         } catch {
-            throw ActionListError("not a property list (XML or binary): \(error.localizedDescription)")
+            throw ActionListError(error.description)
         }
         guard let top = root as? [String: Any] else {
             throw ActionListError("the property list is not a dictionary")

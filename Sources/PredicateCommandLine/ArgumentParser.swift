@@ -38,7 +38,7 @@ enum Subcommand: String, CaseIterable {
         case .actions: return ["--items", "--interaction"]
         case .filter: return ["--items", "--chunk-size", "--args"]
         case .explain: return ["--object", "--items", "--args", "--vars"]
-        case .check: return ["--context"]
+        case .check: return ["--context", "--format", "--fail-on"]
         case .help: return []
         }
     }

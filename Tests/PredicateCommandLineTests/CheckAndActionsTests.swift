@@ -20,7 +20,7 @@ private func run(_ arguments: [String], input: String = "") -> CommandLineResult
     let fixedRule = "SUBQUERY(fileproviderItems, $fileproviderItem, $fileproviderItem.uploaded == YES).@count > 0"
     let expected = """
         com.example.action.share (Share Link):
-          1:66: error: FileProviderItem has no key 'uploadded': reading it fails, so the rule is false; \
+          \(examples)Info.plist:19:78: error: FileProviderItem has no key 'uploadded': reading it fails, so the rule is false; \
         did you mean 'uploaded' (or 'isUploaded')?
           \(typoRule)
           \(String(repeating: " ", count: 65))^~~~~~~~~
@@ -43,7 +43,7 @@ private func run(_ arguments: [String], input: String = "") -> CommandLineResult
         com.example.action.pin (Keep Downloaded): no findings
         interaction 1: no findings
         interaction 1.1 (Share this item?):
-          1:47: error: FileProviderItem has no key 'isShard': reading it fails, so the rule is false; did you mean \
+          \(examples)Extension-Info.plist:34:61: error: FileProviderItem has no key 'isShard': reading it fails, so the rule is false; did you mean \
         'isShared' (or 'shared')?
           sourceItem.isShared == NO AND destinationItem.isShard == YES
                                                         ^~~~~~~
@@ -65,6 +65,10 @@ private func run(_ arguments: [String], input: String = "") -> CommandLineResult
     let findings = try #require(actions.first?["findings"] as? [[String: Any]])
     #expect(findings.count == 1)
     #expect(findings.first?["text"] as? String == "uploadded")
+    #expect(findings.first?["line"] as? Int == 19)
+    #expect(findings.first?["column"] as? Int == 78)
+    #expect(findings.first?["ruleColumn"] as? Int == 66)
+    #expect(document["errors"] as? Int == 1)
     #expect((findings.first?["fixIt"] as? [String: Any])?["replacement"] as? String == "uploaded")
     #expect(actions.dropFirst().allSatisfy { ($0["findings"] as? [Any])?.isEmpty == true })
 }
@@ -73,7 +77,7 @@ private func run(_ arguments: [String], input: String = "") -> CommandLineResult
 private let checkRuleCases: [(rule: String, code: Int32, output: String)] = [
     ("fileproviderItems.@count == 1", 0, "no findings\n"),
     (
-        "fileProviderItems.@count == 1", 1,
+        "fileProviderItems.@count == 1", 0,
         """
         1:1: warning: 'fileProviderItems' is not a key of the context, so it reads as nil; did you mean \
         'fileproviderItems'?
@@ -106,19 +110,21 @@ func checkRule(_ rule: String, _ code: Int32, _ expectedOutput: String) {
 @Test func checkRuleInTheUserInteractionContext() {
     let rule = "action == 'Move' AND sourceItem.isShared == NO AND destinationItem.isShared == YES"
     #expect(run(["check", "--context", "interaction", rule]).exitCode == 0)
-    #expect(run(["check", rule]).exitCode == 1)
+    #expect(run(["check", rule]).exitCode == 0)
+    #expect(run(["check", "--fail-on", "warning", rule]).exitCode == 1)
     let typo = run(["check", "--context=interaction", "sourceItem.isShard == NO"])
     #expect(typo.exitCode == 1)
     #expect(typo.standardOutput.contains("did you mean 'isShared'"))
 }
 
 @Test func checkRuleAsJSON() {
-    let result = run(["check", "--json", "1 == 2"])
+    let result = run(["check", "--json", "--fail-on=warning", "1 == 2"])
     #expect(result.exitCode == 1)
     #expect(
         result.standardOutput
-            == #"{"rule":"1 == 2","findings":[{"severity":"warning","line":1,"column":1,"start":0,"end":6,"#
-            + #""text":"1 == 2","message":"this comparison of two constants is always false","#
+            == #"{"rule":"1 == 2","findings":[{"severity":"warning","line":1,"column":1,"#
+            + #""message":"this comparison of two constants is always false","ruleLine":1,"ruleColumn":1,"#
+            + #""start":0,"end":6,"text":"1 == 2","#
             + #""fixIt":{"start":0,"end":6,"replacement":"FALSEPREDICATE","fixedRule":"FALSEPREDICATE"}}]}"#
             + "\n")
 }
@@ -167,11 +173,15 @@ func checkRule(_ rule: String, _ code: Int32, _ expectedOutput: String) {
 /// Usage and input errors: exit code 2 and part of the message on standard error.
 private let errorCases: [(arguments: [String], input: String, message: String)] = [
     (["check"], "", "missing rule or Info.plist"),
-    (["check", "a", "b"], "", "expected one rule or one Info.plist"),
+    (["check", "a", "b"], "", "expected one rule or Info.plist files, got 2 operands (quote the rule)"),
+    (["check", "--format", "html", "a"], "", "unknown --format 'html' (use text, json, github, sarif, xcode)"),
+    (["check", "--fail-on", "info", "a"], "", "unknown --fail-on 'info' (use error, warning, never)"),
+    (["check", "--json", "--format", "xcode", "a"], "", "--json and --format xcode disagree"),
+    (["check", "-", "-"], "", "standard input ('-') can be read only once"),
+    (["--version", "x"], "", "unexpected 'x'"),
     (["check", "--bogus", "a"], "", "unknown option '--bogus'"),
     (["check", "--context", "share", "a"], "", "unknown context 'share'"),
     (["check", "/nonexistent/Info.plist"], "", "cannot read"),
-    (["check", "--plist", examples + "selection-text.json"], "", "not a property list"),
     (["actions", examples + "Info.plist"], "", "missing --items"),
     (["actions", "--items", "-"], "[]", "missing Info.plist"),
     (["actions", examples + "Info.plist", "--items", "-"], "{}", "must be a JSON array"),
@@ -241,9 +251,10 @@ func actionsOnSampleSelections(_ file: String, _ shown: [String]) {
     #expect(result.exitCode == 1)
     #expect(
         result.standardOutput == """
-            a (A): warning: no NSExtensionFileProviderActionActivationRule, so the action is never shown
+            a (A):
+              \(path):4:1: error: no NSExtensionFileProviderActionActivationRule, so the action is never shown
             b (B): no findings
-            2 actions: 0 errors, 1 warning
+            2 actions: 1 error, 0 warnings
 
             """)
     let shown = run(["actions", path, "--items", "-", "--json"], input: "[]")
