@@ -1,5 +1,6 @@
 import PredicateActions
 import PredicateFileProvider
+import PredicateSemantics
 import PredicateSyntax
 import PredicateValue
 
@@ -25,41 +26,54 @@ extension Session {
                 message: "missing --items FILE (a JSON array of item properties) or --interaction FILE",
                 subcommand: .actions)
         }
-        if itemsSource == "-" && interactionSource == "-" {
-            throw UsageError(message: "--items and --interaction cannot both read standard input", subcommand: .actions)
+        let standardInputUsers = [itemsSource, interactionSource, arguments.operands[0], arguments.options["--expect"]]
+            .filter { $0 == "-" }
+        if standardInputUsers.count > 1 {
+            throw UsageError(message: "standard input ('-') can be read only once", subcommand: .actions)
         }
+        let limits = try stepLimits(arguments, for: .actions)
+        let json = arguments.has("--json")
         let path = arguments.operands[0]
-        let bytes: [UInt8]
         var list: FileProviderActionList?
         var interactions: [FileProviderUserInteraction] = []
         do {
-            bytes = try readFile(atPath: path)
+            let bytes = path == "-" ? try readAll(from: &input) : try readFile(atPath: path)
             if itemsSource != nil { list = try FileProviderActionList(propertyListBytes: bytes) }
             if interactionSource != nil {
                 interactions = try FileProviderUserInteraction.interactions(inPropertyListBytes: bytes)
                 if interactions.isEmpty { throw ActionListError("no NSFileProviderUserInteractions under NSExtension") }
             }
         } catch {
-            errorOutput.write(colorize("predicate: error: ", .red) + "\(path): \(error)\n")
-            return 2
+            return inputError("\(path == "-" ? "<stdin>" : path): \(error)", json: json)
         }
         var actionOutcomes: [ActionOutcome] = []
         var interactionOutcomes: [UserInteractionOutcome] = []
+        var items: [FileProviderItem] = []
+        var expectation: ActionExpectation?
         do throws(CommandLineIOError) {
             if let list, let itemsSource {
-                actionOutcomes = list.outcomes(selectedItems: try selection(from: itemsSource))
+                items = try selection(from: itemsSource)
+                actionOutcomes = list.outcomes(selectedItems: items, limits: limits)
             }
             if let interactionSource {
                 let operation = try self.operation(from: interactionSource)
                 interactionOutcomes = FileProviderUserInteraction.outcomes(of: interactions, for: operation)
             }
+            if let expectSource = arguments.options["--expect"] {
+                let bytes = expectSource == "-" ? try readAll(from: &input) : try readFile(atPath: expectSource)
+                expectation = try ActionExpectation(
+                    json: bytes,
+                    origin: expectSource == "-" ? "--expect (standard input)" : "--expect '\(expectSource)'")
+            }
         } catch {
-            errorOutput.write(colorize("predicate: error: ", .red) + "\(error)\n")
-            return 2
+            return inputError(error.message, json: json)
         }
         let enabled = actionOutcomes.filter(\.isEnabled)
         let matched = interactionOutcomes.filter(\.matched)
-        if arguments.has("--json") {
+        let differences = expectation?.differences(
+            enabled: list == nil ? nil : enabled.map(\.action.identifier),
+            matched: interactionSource == nil ? nil : matched.map(\.interaction.position))
+        if json {
             var members: [(key: String, value: JSON)] = []
             if list != nil {
                 members.append(("enabled", .array(enabled.map { .string($0.action.identifier) })))
@@ -68,39 +82,84 @@ extension Session {
             if interactionSource != nil {
                 members.append(("interactions", .array(interactionOutcomes.map(interactionJSON))))
             }
+            if let differences { members.append(("differences", .array(differences.map(JSON.string)))) }
             output.write(JSON.object(members).serialized + "\n")
         } else {
-            writeActionLines(actionOutcomes, shown: enabled.count, listed: list != nil)
-            writeInteractionLines(interactionOutcomes, matched: matched.count)
-        }
-        for outcome in actionOutcomes {
-            guard let problem = outcome.problem, let rule = outcome.action.activationRule, !rule.isEmpty else {
-                continue
-            }
-            errorOutput.write("action '\(outcome.action.identifier)':\n")
-            report([problem])
-        }
-        for outcome in interactionOutcomes where outcome.interaction.activationRule != nil {
-            for problem in outcome.problems {
-                errorOutput.write("interaction \(outcome.interaction.position):\n")
-                report([problem])
+            let reasons = arguments.has("--explain")
+            writeActionLines(
+                actionOutcomes, shown: enabled.count, listed: list != nil, explainingFor: reasons ? items : nil,
+                limits: limits)
+            writeInteractionLines(interactionOutcomes, matched: matched.count, explain: reasons)
+            if let differences {
+                for difference in differences { output.write(colorizeOutput("unexpected: ", .red) + difference + "\n") }
+                output.write(differences.isEmpty ? "as expected\n" : "\(differences.count) different from --expect\n")
             }
         }
+        if let differences { return differences.isEmpty ? 0 : 1 }
         return enabled.isEmpty && matched.isEmpty ? 1 : 0
     }
 
-    private mutating func writeActionLines(_ outcomes: [ActionOutcome], shown: Int, listed: Bool) {
+    /// An input error: on standard error, and with `--json` also as `{"error": …}` on standard
+    /// output, so that a script reading the JSON always gets a document.
+    mutating func inputError(_ message: String, json: Bool) -> Int32 {
+        errorOutput.write(colorize("predicate: error: ", .red) + message + "\n")
+        if json { output.write(JSON.object([("error", .string(message))]).serialized + "\n") }
+        return 2
+    }
+
+    /// `--max-steps N`: the evaluation step limit (the default is EvaluationLimits' own).
+    func stepLimits(_ arguments: ParsedArguments, for subcommand: Subcommand) throws(UsageError) -> EvaluationLimits {
+        var limits = EvaluationLimits()
+        guard let text = arguments.options["--max-steps"] else { return limits }
+        guard let steps = Int(text), steps > 0 else {
+            throw UsageError(message: "--max-steps needs a positive integer, got '\(text)'", subcommand: subcommand)
+        }
+        limits.maximumSteps = steps
+        return limits
+    }
+
+    /// Shown, hidden because the rule is false, or hidden because of an error (in red); with
+    /// `explainingFor`, the deciding clause of each false rule and the caret under each error.
+    private mutating func writeActionLines(
+        _ outcomes: [ActionOutcome], shown: Int, listed: Bool, explainingFor items: [FileProviderItem]?,
+        limits: EvaluationLimits
+    ) {
         guard listed else { return }
         for outcome in outcomes {
-            let status = outcome.isEnabled ? colorizeOutput("shown ", .green) : colorizeOutput("hidden", .red)
-            var line = "\(status)  \(outcome.action.identifier) (\(outcome.action.name))"
-            if let problem = outcome.problem { line += ": \(problem.message)" }
-            output.write(line + "\n")
+            let label = "\(outcome.action.identifier) (\(outcome.action.name))"
+            if outcome.isEnabled {
+                output.write(colorizeOutput("shown ", .green) + "  \(label)\n")
+                continue
+            }
+            guard let problem = outcome.problem else {
+                output.write(colorizeOutput("hidden", .yellow) + "  \(label): the rule is false\n")
+                if let items, let rule = outcome.action.activationRule,
+                    let reason = HiddenActionReason(rule: rule, items: items, limits: limits)
+                {
+                    output.write("        false: \(reason.clause)\n")
+                    for value in reason.values { output.write("          \(value)\n") }
+                }
+                continue
+            }
+            let message = Self.withStepsHint(problem.message)
+            output.write(
+                colorizeOutput("hidden", .red) + "  \(label): " + colorizeOutput("error: ", .red) + message + "\n")
+            if items != nil, let rule = outcome.action.activationRule, !rule.isEmpty {
+                let rendered = problem.rendered(colored: tool.colorOutput)
+                for line in rendered.split(separator: "\n", omittingEmptySubsequences: false).dropFirst() {
+                    output.write("        \(line)\n")
+                }
+            }
         }
         output.write("\(shown) of \(outcomes.count) \(outcomes.count == 1 ? "action" : "actions") shown\n")
     }
 
-    private mutating func writeInteractionLines(_ outcomes: [UserInteractionOutcome], matched: Int) {
+    /// The step limit's message names the option that raises it.
+    static func withStepsHint(_ message: String) -> String {
+        message.contains("steps, the limit") ? message + " (raise it with --max-steps)" : message
+    }
+
+    private mutating func writeInteractionLines(_ outcomes: [UserInteractionOutcome], matched: Int, explain: Bool) {
         guard !outcomes.isEmpty else { return }
         for outcome in outcomes {
             let interaction = outcome.interaction
@@ -112,8 +171,14 @@ extension Session {
             let status = outcome.matched ? colorizeOutput("alert  ", .yellow) : colorizeOutput("no     ", .green)
             var line = "\(status)  \(label): matched \(outcome.matchedItems) of \(outcome.evaluations)"
             line += outcome.evaluations == 1 ? " evaluation" : " evaluations"
-            if let problem = outcome.problems.first { line += ": \(problem.message)" }
+            if let problem = outcome.problems.first { line += ": " + colorizeOutput("error: ", .red) + problem.message }
             output.write(line + "\n")
+            if explain, let problem = outcome.problems.first, outcome.interaction.activationRule != nil {
+                let rendered = problem.rendered(colored: tool.colorOutput)
+                for line in rendered.split(separator: "\n", omittingEmptySubsequences: false).dropFirst() {
+                    output.write("         \(line)\n")
+                }
+            }
         }
         let count = outcomes.count
         output.write("\(matched) of \(count) \(count == 1 ? "interaction" : "interactions") matched\n")
@@ -190,7 +255,8 @@ extension Session {
             do throws(FileProviderItemError) {
                 items.append(try FileProviderItem(properties: properties))
             } catch {
-                throw CommandLineIOError("\(origin): item \(index + 1): \(error)")
+                let hint = error.message.hasPrefix("not a property") ? " ('predicate help items' lists them)" : ""
+                throw CommandLineIOError("\(origin): item \(index + 1): \(error)\(hint)")
             }
         }
         return items

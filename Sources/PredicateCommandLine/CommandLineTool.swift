@@ -193,6 +193,10 @@ struct Session<Input: CommandLineInput, Output: CommandLineOutput, ErrorOutput: 
             guard parsed.operands.count <= 1 else {
                 throw UsageError(message: "help takes at most one subcommand", subcommand: .help)
             }
+            if parsed.operands.first == "items" {
+                output.write(ItemsHelp.text + "\n")
+                return 0
+            }
             var topic: Subcommand?
             if let name = parsed.operands.first {
                 guard let subcommand = Subcommand(rawValue: name) else {

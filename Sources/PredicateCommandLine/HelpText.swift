@@ -18,8 +18,9 @@ enum HelpText {
                 """
         case .actions:
             return """
-                usage: predicate actions <Info.plist> --items FILE|- [--json]
-                       predicate actions <Info.plist> --interaction FILE|- [--json]
+                usage: predicate actions <Info.plist|-> --items FILE|- [--explain] [--expect FILE|-] [--max-steps N]
+                                         [--json]
+                       predicate actions <Info.plist|-> --interaction FILE|- [--explain] [--expect FILE|-] [--json]
                 """
         case .filter:
             return "usage: predicate filter <rule> --items FILE.jsonl|- [--count] [--chunk-size N] [--args JSON-ARRAY]"
@@ -75,6 +76,7 @@ enum HelpText {
           filter <rule> --items FILE.jsonl
                              Stream the JSON lines (items) a rule matches, any file size.
           help [subcommand]  Show this help, or a subcommand's (same as <subcommand> --help).
+          help items         The properties of a File Provider item in JSON, with their defaults.
           --version          Print the tool's version.
 
         A rule is one argument; quote it for the shell:  predicate format 'name == "x"'
@@ -313,28 +315,42 @@ enum HelpText {
         predicate actions - which File Provider actions a selection enables
 
         USAGE
-          predicate actions <Info.plist> --items FILE|- [--json]
-          predicate actions <Info.plist> --interaction FILE|- [--json]
+          predicate actions <Info.plist|-> --items FILE|- [--explain] [--expect FILE|-] [--max-steps N]
+                            [--json]
+          predicate actions <Info.plist|-> --interaction FILE|- [--explain] [--expect FILE|-] [--json]
 
         Reads the actions declared in NSExtensionFileProviderActions (anywhere under NSExtension)
         of an Info.plist in XML or binary form, compiles every activation rule once, and
         evaluates each against SELF = {fileproviderItems: [the selected items]}. An action whose
-        rule is missing, does not parse or fails to evaluate is hidden, and the reason is given
-        (with a caret under the failing text on standard error).
+        rule is missing, does not parse or fails to evaluate is hidden, and the reason is given;
+        an action whose rule is false is hidden too, and said to be (in yellow on a terminal,
+        errors in red). With --explain, each false rule's deciding clause (through AND, the
+        first false operand) and the values it read are shown, and each error's caret.
 
         ITEMS
           FILE (or standard input for -) holds a JSON array with one object per selected item,
           in selection order, with item properties under Apple's names or their aliases:
             [{"itemIdentifier": "1", "filename": "Notes.txt", "contentType": "public.plain-text",
               "isUploaded": true, "userInfo": {"com.example.locked": true}}]
-          contentType is given as its identifier; dates as {"$date": seconds since 2001}.
-          Unknown properties are errors.
+          contentType is given as its identifier; dates as ISO 8601 strings or
+          {"$date": seconds since 2001}; capabilities as a number or an array of names.
+          Unknown properties are errors, with a did-you-mean. 'predicate help items' lists every
+          property, its JSON type and its default.
 
         OUTPUT
           One line per action, in declared order: "shown" or "hidden", the identifier and name,
-          and why a hidden action failed; then a count. With --json:
+          and why a hidden action is hidden ("the rule is false", or "error: ..."); then a
+          count. With --json:
             {"enabled": [identifier, ...],
-             "actions": [{"identifier", "name", "enabled": true|false, "error": "..."|null}, ...]}
+             "actions": [{"identifier", "name", "enabled": true|false, "error": "..."|null}, ...],
+             "differences": [...]}                                       (with --expect)
+          An input error with --json is {"error": "..."}.
+
+        EXPECTED RESULTS
+          --expect FILE compares the run with what FILE expects: a JSON array of the action
+          identifiers that must be shown, or an object with "enabled" (identifiers) and/or
+          "matched" (interaction positions, "1.1"); a saved --json run is such an object. Each
+          difference is printed, and the exit code is 0 when there is none, 1 otherwise.
 
         USER INTERACTIONS
           With --interaction FILE, the NSFileProviderUserInteractions of the Info.plist are
@@ -355,13 +371,19 @@ enum HelpText {
           --items FILE|-     The selection, as a JSON array of item objects.
           --interaction FILE|-
                              An operation to evaluate the user interactions for.
+          --explain          Say why each hidden action is hidden: the deciding clause and its
+                             values, or the error with a caret.
+          --expect FILE|-    The expected outcome (see EXPECTED RESULTS).
+          --max-steps N      The evaluation step limit of each rule (default 10,000,000); a rule
+                             over a huge selection may need more.
           --json             Write JSON instead of text.
           -h, --help         Show this help.
-        One of --items and --interaction is required. Output is coloured on a terminal.
+        One of --items and --interaction is required; standard input (-) feeds one of them.
+        Output is coloured on a terminal.
 
         EXIT CODES
-          0  at least one action is shown, or one interaction matched
-          1  no action is shown and no interaction matched
+          0  at least one action is shown, or one interaction matched (with --expect: as expected)
+          1  no action is shown and no interaction matched (with --expect: a difference)
           2  usage error, or an Info.plist, items or interaction file that cannot be read
         """
 
@@ -430,7 +452,9 @@ enum HelpText {
                              answered with real items (an unknown key is an error, as on a device).
           --vars JSON-OBJECT Variable bindings ($name).
           --args JSON-ARRAY  Values for format specifiers in the rule.
-          --json             Write JSON instead of the text tree.
+          --max-steps N      The evaluation step limit (default 10,000,000).
+          --json             Write JSON instead of the text tree; each collection value shows its
+                             first 20 elements, with "valueCount" when it has more.
           --strict           Make parser warnings errors.
           -h, --help         Show this help.
 

@@ -134,17 +134,102 @@ func checkRule(_ rule: String, _ code: Int32, _ expectedOutput: String) {
     #expect(result.exitCode == 0)
     #expect(
         result.standardOutput == """
-            hidden  com.example.action.share (Share Link): FileProviderItem has no key 'uploadded'; did you mean \
-            'uploaded'?
+            hidden  com.example.action.share (Share Link): error: FileProviderItem has no key 'uploadded'; did you \
+            mean 'uploaded'?
             shown   com.example.action.publish (Publish)
             shown   com.example.action.unlock (Unlock)
             shown   com.example.action.rename (Rename…)
-            hidden  com.example.action.compress (Compress Folders)
+            hidden  com.example.action.compress (Compress Folders): the rule is false
             shown   com.example.action.preview (Preview Text)
             4 of 6 actions shown
 
             """)
-    #expect(result.standardError.hasPrefix("action 'com.example.action.share':\n1:48: error: "))
+    // Each problem is written once, on standard output.
+    #expect(result.standardError == "")
+}
+
+/// `--explain`: the deciding clause of each false rule with the values it read, and the caret
+/// under each error; false and error in different colours.
+@Test func actionsExplainWhyEachIsHidden() {
+    let result = run([
+        "actions", examples + "Info.plist", "--items", examples + "selection-folders.json", "--explain",
+    ])
+    #expect(result.exitCode == 0)
+    let expected = """
+        hidden  com.example.action.rename (Rename…): the rule is false
+                false: fileproviderItems.@count == 1
+                  fileproviderItems.@count = 2
+        """
+    #expect(result.standardOutput.contains(expected), "\(result.standardOutput)")
+    #expect(
+        result.standardOutput.contains(
+            """
+                    false: ANY fileproviderItems.filename ENDSWITH[c] ".txt"
+                      fileproviderItems.filename = ["Photos","Music"]
+            """))
+    #expect(result.standardOutput.contains("        ^~~~~~~~~~~~~~~~~~~~~~~~~~~"))
+    let colored = CommandLineTool(evaluator: virtualMachineEvaluator, colorOutput: true).run(arguments: [
+        "actions", examples + "Info.plist", "--items", examples + "selection-folders.json",
+    ])
+    #expect(colored.standardOutput.contains("\u{1B}[33mhidden\u{1B}[0m  com.example.action.rename"))
+    #expect(colored.standardOutput.contains("\u{1B}[31mhidden\u{1B}[0m  com.example.action.share"))
+}
+
+/// `--expect`: an array of identifiers, or a saved `--json` run; exit 1 on a difference.
+private let expectationCases: [(expectation: String, code: Int32, lastLines: [String])] = [
+    (#"["com.example.action.compress"]"#, 0, ["1 of 6 actions shown", "as expected"]),
+    (
+        #"["com.example.action.compress", "com.example.action.share"]"#, 1,
+        ["unexpected: 'com.example.action.share' is expected to be shown, and is hidden", "1 different from --expect"]
+    ),
+    (
+        #"{"enabled": []}"#, 1,
+        ["unexpected: 'com.example.action.compress' is shown, and is not expected to be", "1 different from --expect"]
+    ),
+    (#"{"enabled":["com.example.action.compress"],"actions":[]}"#, 0, ["as expected"]),
+]
+
+@Test(arguments: expectationCases)
+func actionsExpect(_ expectation: String, _ code: Int32, _ lastLines: [String]) {
+    let result = run(
+        ["actions", examples + "Info.plist", "--items", examples + "selection-folders.json", "--expect", "-"],
+        input: expectation)
+    #expect(result.exitCode == code)
+    #expect(result.standardOutput.split(separator: "\n").suffix(lastLines.count).map(String.init) == lastLines)
+}
+
+@Test func actionsExpectInteractionsFromASavedRun() {
+    let arguments = ["actions", examples + "Extension-Info.plist", "--interaction", examples + "operation-move.json"]
+    let saved = run(arguments + ["--json"])
+    #expect(saved.standardOutput.contains(#""position":"1","title":null,"evaluated":true,"matched":true"#))
+    #expect(run(arguments + ["--expect", "-"], input: saved.standardOutput).exitCode == 0)
+    let other = run(arguments + ["--expect", "-"], input: #"{"matched": ["2"]}"#)
+    #expect(other.exitCode == 1)
+    #expect(other.standardOutput.contains("unexpected: interaction 1 matches, and is not expected to\n"))
+    #expect(other.standardOutput.contains("unexpected: interaction 2 is expected to match, and does not\n"))
+}
+
+/// `--json` writes a document for input errors too.
+@Test func actionsReportInputErrorsAsJSON() {
+    let result = run(["actions", examples + "Info.plist", "--items", "/nonexistent.json", "--json"])
+    #expect(result.exitCode == 2)
+    #expect(result.standardOutput == #"{"error":"cannot read '/nonexistent.json': No such file or directory"}"# + "\n")
+    let plist = run(["actions", examples + "selection-text.json", "--items", "-", "--json"], input: "[]")
+    #expect(plist.exitCode == 2)
+    #expect(plist.standardOutput.hasPrefix(#"{"error":""#))
+}
+
+/// `--max-steps`: the step limit of every rule, named in the limit's message.
+@Test func actionsMaxSteps() {
+    let arguments = ["actions", examples + "Info.plist", "--items", examples + "selection-text.json"]
+    let limited = run(arguments + ["--max-steps", "3"])
+    #expect(limited.exitCode == 1)
+    #expect(
+        limited.standardOutput.contains(
+            "error: evaluation stopped after 3 steps, the limit; the rule does too much work for this input "
+                + "(raise it with --max-steps)"))
+    #expect(run(arguments + ["--max-steps", "100000000"]).standardOutput.hasSuffix("4 of 6 actions shown\n"))
+    #expect(run(arguments + ["--max-steps", "0"]).standardError.contains("--max-steps needs a positive integer"))
 }
 
 @Test func actionsForFolderSelectionAsJSON() {

@@ -167,3 +167,44 @@ import Testing
     #expect(stdinText.hasPrefix("::error file=<stdin>,line=34,col=61,title=interaction 1.1::"))
     #expect(try run(["--version"]) == (0, "predicate \(CommandLineTool.version)\n"))
 }
+
+/// `predicate help items`: every property of the model with its type and default.
+@Test func helpItemsListsEveryPropertyWithItsDefault() {
+    let result = CommandLineTool().run(arguments: ["help", "items"])
+    #expect(result.exitCode == 0)
+    for line in [
+        "  isUploaded, uploaded: boolean = true", "  isDownloaded, downloaded: boolean = true",
+        "  capabilities: integer or array of capability names = 0", "  documentSize: integer, optional = absent (nil)",
+        "  itemIdentifier: string = the filename", "  contentPolicy: integer = 0",
+    ] {
+        #expect(result.standardOutput.contains(line + "\n"), "\(line)")
+    }
+    #expect(result.standardOutput.split(separator: "\n").filter { $0.hasPrefix("  ") && $0.contains(": ") }.count >= 35)
+}
+
+/// `explain --object` given a selection array says to use `--items`; `--items` reads ISO dates
+/// and capability names.
+@Test func explainObjectArrayAndFriendlyItems() {
+    let tool = CommandLineTool(evaluator: virtualMachineEvaluator, interpreter: interpreterEvaluator)
+    let array = tool.run(
+        arguments: ["explain", "isUploaded == NO", "--object", "-"], standardInput: Array("[{}]".utf8))
+    #expect(array.exitCode == 2)
+    #expect(array.standardError.contains("--object got a JSON array: for a selection of items, use --items FILE"))
+    let items = #"[{"filename": "a", "capabilities": ["allowsRenaming"], "creationDate": "2026-12-02T09:30:00Z"}]"#
+    let rule =
+        #"ALL fileproviderItems.capabilities == 8 AND ANY fileproviderItems.creationDate > CAST("2026-12-01", "NSDate")"#
+    let result = tool.run(arguments: ["explain", rule, "--items", "-"], standardInput: Array(items.utf8))
+    #expect(result.exitCode == 0, "\(result.standardError)")
+}
+
+/// `explain --json` on a large selection writes each collection's first 20 elements and its
+/// count, not the whole selection at every node.
+@Test func explainJSONIsBoundedOnLargeSelections() {
+    let items = "[" + (0..<5_000).map { #"{"filename": "f\#($0)"}"# }.joined(separator: ",") + "]"
+    let result = CommandLineTool(evaluator: virtualMachineEvaluator, interpreter: interpreterEvaluator).run(
+        arguments: ["explain", "ANY fileproviderItems.filename == 'zzz'", "--items", "-", "--json"],
+        standardInput: Array(items.utf8))
+    #expect(result.exitCode == 1)
+    #expect(result.standardOutput.utf8.count < 20_000)
+    #expect(result.standardOutput.contains(#""valueCount":5000"#))
+}

@@ -65,7 +65,7 @@ import Testing
         for format in ["xcode", "github"] {
             #expect(commands.contains { $0.contains("--format \(format)") }, "no --format \(format) example")
         }
-        #expect(commands.count == 17)
+        #expect(commands.count == 19)
     }
 
     @Test(arguments: examples)

@@ -1,3 +1,4 @@
+import PredicateFileProvider
 import PredicateSyntax
 
 /// Everything wrong with the File Provider declarations of one `Info.plist`, found in one pass

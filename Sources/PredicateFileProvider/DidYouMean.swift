@@ -1,8 +1,9 @@
-/// Near-miss suggestions for keys, values and names: what a did-you-mean offers.
-enum DidYouMean {
+/// Near-miss suggestions for keys, values and names: what a did-you-mean offers. Shared by the
+/// item reader here and the rule and Info.plist checkers of PredicateActions.
+package enum DidYouMean {
     /// The closest of `candidates` to `key`: a case-insensitive match, or the nearest within a
     /// third of the key's length in edits; ties go to the shorter candidate.
-    static func suggestion(for key: String, among candidates: [String]) -> String? {
+    package static func suggestion(for key: String, among candidates: [String]) -> String? {
         // A key far longer than every candidate is no near miss, and would cost length × length.
         guard key.count <= 2 * (candidates.map(\.count).max() ?? 0) + 8 else { return nil }
         let lowered = Array(key.lowercased())
