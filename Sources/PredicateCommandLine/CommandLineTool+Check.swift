@@ -141,13 +141,20 @@ extension Session {
             writeSection(label, interaction.findings.map { CheckFinding(file: path, $0) })
         }
         let actions = check.actions.count
-        var counted = named ? "\(path): " : ""
-        counted += "\(actions) \(actions == 1 ? "action" : "actions")"
+        var counted: [String] = []
+        // A file that does not parse has no declarations to count, only its error.
+        if actions > 0 || check.interactions.isEmpty {
+            counted.append("\(actions) \(actions == 1 ? "action" : "actions")")
+        }
         if !check.interactions.isEmpty {
             let count = check.interactions.count
-            counted += ", \(count) \(count == 1 ? "interaction" : "interactions")"
+            counted.append("\(count) \(count == 1 ? "interaction" : "interactions")")
         }
-        output.write("\(counted): \(summary(check.findings.map(\.severity)))\n")
+        if actions == 0, check.interactions.isEmpty, !check.fileFindings.isEmpty { counted = [] }
+        let label = ((named ? [path] : []) + (counted.isEmpty ? [] : [counted.joined(separator: ", ")]))
+            .joined(separator: ": ")
+        let total = summary(check.findings.map(\.severity))
+        output.write(label.isEmpty ? total + "\n" : "\(label): \(total)\n")
     }
 
     private mutating func writeSection(_ label: String, _ findings: [CheckFinding]) {

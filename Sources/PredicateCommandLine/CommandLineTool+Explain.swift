@@ -32,8 +32,7 @@ extension Session {
                 object = try objectValue(arguments.options["--object"])
             }
         } catch {
-            errorOutput.write(colorize("predicate: error: ", .red) + "\(error)\n")
-            return 2
+            return inputError(error.message, json: arguments.has("--json"))
         }
         if case .array = object, arguments.has("--object") {
             errorOutput.write(

@@ -326,8 +326,7 @@ struct Session<Input: CommandLineInput, Output: CommandLineOutput, ErrorOutput: 
             variables = try variableValues(arguments.options["--vars"])
             object = try objectValue(arguments.options["--object"])
         } catch {
-            errorOutput.write("predicate: error: \(error)\n")
-            return 2
+            return inputError(error.message, json: arguments.has("--json"))
         }
         let parsed: ParsedPredicate
         do throws(Diagnostic) {

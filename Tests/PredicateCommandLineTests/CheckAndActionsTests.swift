@@ -217,6 +217,11 @@ func actionsExpect(_ expectation: String, _ code: Int32, _ lastLines: [String]) 
     let plist = run(["actions", examples + "selection-text.json", "--items", "-", "--json"], input: "[]")
     #expect(plist.exitCode == 2)
     #expect(plist.standardOutput.hasPrefix(#"{"error":""#))
+    for subcommand in ["eval", "explain"] {
+        let bad = run([subcommand, "a == 1", "--object", "-", "--json"], input: "{")
+        #expect(bad.exitCode == 2)
+        #expect(bad.standardOutput.hasPrefix(#"{"error":"--object (standard input): invalid JSON: "#), "\(subcommand)")
+    }
 }
 
 /// `--max-steps`: the step limit of every rule, named in the limit's message.

@@ -77,7 +77,7 @@ struct PropertyListDocument: Sendable {
         }
         let clamped = min(max(0, ruleOffset), offsets.count - 1)
         // Past the end (an empty range at the end of the rule) points just after the last byte.
-        let fileOffset = ruleOffset >= offsets.count ? offsets[offsets.count - 1] + 1 : offsets[clamped]
+        let fileOffset = ruleOffset >= offsets.count ? Int(offsets[offsets.count - 1]) + 1 : Int(offsets[clamped])
         return location(fileOffset, keyPath: keyPath)
     }
 

@@ -29,7 +29,9 @@ public struct PropertyListLocation: Hashable, Sendable, CustomStringConvertible 
 /// rule's finding must land on the file's own line and column.
 struct PropertyListNode: Sendable {
     enum Content: Sendable {
-        case string(String, fileOffsets: [Int])
+        /// The offsets are 32-bit: files are at most ``PropertyListDocument/maximumBytes``, and a
+        /// string keeps one per byte.
+        case string(String, fileOffsets: [Int32])
         case dictionary([Entry])
         case array([PropertyListNode])
         case boolean(Bool)

@@ -239,9 +239,9 @@ struct XMLPropertyListReader {
 
     /// The text of an element up to its end tag, entities and CDATA decoded, with the file offset
     /// of every decoded byte; consumes the end tag.
-    private mutating func characterData(until tag: Tag) throws(XMLPropertyListError) -> (String, [Int]) {
+    private mutating func characterData(until tag: Tag) throws(XMLPropertyListError) -> (String, [Int32]) {
         var text: [UInt8] = []
-        var offsets: [Int] = []
+        var offsets: [Int32] = []
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "<") {
@@ -258,7 +258,7 @@ struct XMLPropertyListReader {
                     index += 9
                     while index < bytes.count, !starts(with: "]]>") {
                         text.append(bytes[index])
-                        offsets.append(index)
+                        offsets.append(Int32(truncatingIfNeeded: index))
                         index += 1
                     }
                     guard index < bytes.count else {
@@ -282,12 +282,12 @@ struct XMLPropertyListReader {
                 let decoded = try entity()
                 for decodedByte in decoded {
                     text.append(decodedByte)
-                    offsets.append(start)
+                    offsets.append(Int32(truncatingIfNeeded: start))
                 }
                 continue
             }
             text.append(byte)
-            offsets.append(index)
+            offsets.append(Int32(truncatingIfNeeded: index))
             index += 1
         }
         throw XMLPropertyListError(message: "\(describe(tag)) is never closed with </\(tag.name)>", offset: tag.offset)
