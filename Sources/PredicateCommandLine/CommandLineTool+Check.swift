@@ -50,7 +50,8 @@ extension Session {
                 checked.append(CheckedFile(path: displayName(file.path), check: nil, inputError: error.message))
                 continue
             }
-            let check = InfoPlistCheck(propertyListBytes: bytes, activationChecker: checker)
+            // Actions are activation rules and interactions interaction rules, whatever --context says.
+            let check = InfoPlistCheck(propertyListBytes: bytes)
             if file.fromDirectory, !check.declaresFileProviderRules { continue }
             checked.append(CheckedFile(path: displayName(file.path), check: check, inputError: nil))
         }

@@ -224,6 +224,18 @@ func actionsExpect(_ expectation: String, _ code: Int32, _ lastLines: [String]) 
     }
 }
 
+/// The Info.plist may come from standard input; `--context` does not change how a plist's rules
+/// are checked.
+@Test func actionsAndCheckReadThePlistFromStandardInput() throws {
+    let plist = try String(contentsOfFile: examples + "Info.plist", encoding: .utf8)
+    let actions = run(["actions", "-", "--items", examples + "selection-folders.json"], input: plist)
+    #expect(actions.exitCode == 0)
+    #expect(actions.standardOutput.hasSuffix("1 of 6 actions shown\n"))
+    let check = run(["check", "-", "--context", "interaction"], input: plist)
+    #expect(check.standardOutput.hasSuffix("6 actions: 1 error, 0 warnings\n"))
+    #expect(check.standardOutput.contains("<stdin>:19:78: error: FileProviderItem has no key 'uploadded'"))
+}
+
 /// `--max-steps`: the step limit of every rule, named in the limit's message.
 @Test func actionsMaxSteps() {
     let arguments = ["actions", examples + "Info.plist", "--items", examples + "selection-text.json"]

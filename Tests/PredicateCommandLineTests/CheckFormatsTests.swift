@@ -208,3 +208,19 @@ import Testing
     #expect(result.standardOutput.utf8.count < 20_000)
     #expect(result.standardOutput.contains(#""valueCount":5000"#))
 }
+
+/// A binary Info.plist has no lines: xcode and github output name the file and give the key path.
+@Test func binaryPlistFindingsNameTheKeyPath() throws {
+    let xml = try Data(contentsOf: URL(fileURLWithPath: CheckFormatsTests.directory + "Info.plist"))
+    let value = try PropertyListSerialization.propertyList(from: xml, options: [], format: nil)
+    let binary = try PropertyListSerialization.data(fromPropertyList: value, format: .binary, options: 0)
+    let keyPath = "NSExtension.NSExtensionFileProviderActions[0].NSExtensionFileProviderActionActivationRule"
+    let xcode = CheckFormatsTests.run(["check", "-", "--format", "xcode"], input: Array(binary))
+    #expect(xcode.exitCode == 1)
+    #expect(
+        xcode.standardOutput.hasPrefix(
+            "<stdin>: error: FileProviderItem has no key 'uploadded': reading it fails, so the rule is false; "
+                + "did you mean 'uploaded' (or 'isUploaded')? (at \(keyPath))\n"))
+    let github = CheckFormatsTests.run(["check", "-", "--format", "github"], input: Array(binary))
+    #expect(github.standardOutput.hasPrefix("::error file=<stdin>,title=action 'com.example.action.share'::"))
+}
