@@ -19,19 +19,20 @@ enum CheckFiles {
 
     /// Whether `operand` names a file rather than a rule: `-`, a `.plist` name, or a directory.
     static func isFile(_ operand: String) -> Bool {
-        if operand == "-" || operand.lowercased().hasSuffix(".plist") { return true }
+        operand == "-" || operand.lowercased().hasSuffix(".plist") || isDirectory(operand)
+    }
+
+    static func isDirectory(_ operand: String) -> Bool {
         var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: operand, isDirectory: &isDirectory) && isDirectory.boolValue
+        return operand != "-" && FileManager.default.fileExists(atPath: operand, isDirectory: &isDirectory)
+            && isDirectory.boolValue
     }
 
     /// The files of `operands`, in order; directories expand to their `*Info.plist` files, sorted.
     static func expand(_ operands: [String]) -> [File] {
         var files: [File] = []
         for operand in operands {
-            var isDirectory: ObjCBool = false
-            if operand != "-", FileManager.default.fileExists(atPath: operand, isDirectory: &isDirectory),
-                isDirectory.boolValue
-            {
+            if isDirectory(operand) {
                 var found: [String] = []
                 scan(operand, depth: 0, into: &found)
                 files += found.sorted().map { File(path: $0, fromDirectory: true) }

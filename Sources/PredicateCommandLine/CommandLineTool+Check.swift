@@ -42,7 +42,8 @@ extension Session {
             throw UsageError(message: "standard input ('-') can be read only once", subcommand: .check)
         }
         var checked: [CheckedFile] = []
-        for file in CheckFiles.expand(operands) {
+        let files = CheckFiles.expand(operands)
+        for file in files {
             let bytes: [UInt8]
             do throws(CommandLineIOError) {
                 bytes = file.path == "-" ? try readAll(from: &input) : try readFile(atPath: file.path)
@@ -55,7 +56,14 @@ extension Session {
             if file.fromDirectory, !check.declaresFileProviderRules { continue }
             checked.append(CheckedFile(path: displayName(file.path), check: check, inputError: nil))
         }
-        writeCheckedFiles(checked, format: format, scannedDirectory: operands.count != checked.count)
+        // A directory that holds nothing to check is worth a word: a CI path may be wrong.
+        for directory in operands where CheckFiles.isDirectory(directory) {
+            guard !checked.contains(where: { $0.path.hasPrefix(directory) }) else { continue }
+            errorOutput.write(
+                colorize("predicate: warning: ", .yellow)
+                    + "no *Info.plist declaring File Provider rules under '\(directory)'\n")
+        }
+        writeCheckedFiles(checked, format: format, scannedDirectory: operands.contains(where: CheckFiles.isDirectory))
         if checked.contains(where: { $0.inputError != nil }) { return 2 }
         let failing = checked.flatMap(\.findings).contains { threshold.fails($0.severity) }
         return failing ? 1 : 0

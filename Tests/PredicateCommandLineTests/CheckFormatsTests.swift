@@ -86,6 +86,14 @@ import Testing
         }
     }
 
+    /// A directory with nothing to check passes, with a warning: a CI path may be wrong.
+    @Test func directoryWithoutInfoPlists() {
+        let result = Self.run(["check", Self.directory + "../PluginSample/Sources"])
+        #expect(result.exitCode == 0)
+        #expect(result.standardOutput == "0 files: no findings\n")
+        #expect(result.standardError.contains("warning: no *Info.plist declaring File Provider rules under"))
+    }
+
     /// `-` reads the Info.plist from standard input and names it `<stdin>`.
     @Test func standardInput() throws {
         let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: Self.directory + "Info.plist")))
