@@ -49,8 +49,9 @@ public struct RuleFinding: Hashable, Sendable {
 /// Checks a rule against the type of what it will run on, before it runs: unknown keys (with a
 /// did-you-mean), misspelt context keys, type mismatches, UTI operators on type objects, malformed
 /// `BETWEEN` ranges, regular expressions that do not compile, unbound variables, SUBQUERY
-/// predicates that ignore their variable, `ANY … == nil`, constant comparisons, and the parser's
-/// own warnings (AND/OR mixed without parentheses, …).
+/// predicates that ignore their variable, `ANY … == nil`, constant comparisons, `.count` for
+/// `@count`, contradictory `AND`s, masks that select no bit, type identifiers one letter from a
+/// known one, and the parser's own warnings (AND/OR mixed without parentheses, …).
 ///
 /// ```swift
 /// let findings = RuleChecker().check("SUBQUERY(fileproviderItems, $i, $i.uploadded == YES).@count > 0")

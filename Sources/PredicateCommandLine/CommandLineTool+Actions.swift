@@ -77,7 +77,15 @@ extension Session {
             var members: [(key: String, value: JSON)] = []
             if list != nil {
                 members.append(("enabled", .array(enabled.map { .string($0.action.identifier) })))
-                members.append(("actions", .array(actionOutcomes.map(actionJSON))))
+                let explaining = arguments.has("--explain")
+                members.append(
+                    (
+                        "actions",
+                        .array(
+                            actionOutcomes.map { outcome in
+                                actionJSON(outcome, reason: explaining ? reason(outcome, items, limits) : nil)
+                            })
+                    ))
             }
             if interactionSource != nil {
                 members.append(("interactions", .array(interactionOutcomes.map(interactionJSON))))
@@ -263,12 +271,29 @@ extension Session {
     }
 }
 
-private func actionJSON(_ outcome: ActionOutcome) -> JSON {
-    .object([
+/// Why a hidden action's rule is false, when it is false rather than failing.
+private func reason(
+    _ outcome: ActionOutcome, _ items: [FileProviderItem], _ limits: EvaluationLimits
+) -> HiddenActionReason? {
+    guard !outcome.isEnabled, outcome.problem == nil, let rule = outcome.action.activationRule else { return nil }
+    return HiddenActionReason(rule: rule, items: items, limits: limits)
+}
+
+/// An action's outcome; with `--explain`, a false rule's `"false"`: its deciding clause and values.
+private func actionJSON(_ outcome: ActionOutcome, reason: HiddenActionReason?) -> JSON {
+    var members: [(key: String, value: JSON)] = [
         ("identifier", .string(outcome.action.identifier)), ("name", .string(outcome.action.name)),
         ("enabled", .bool(outcome.isEnabled)),
         ("error", outcome.problem.map { JSON.string($0.description) } ?? .null),
-    ])
+    ]
+    if let reason {
+        members.append(
+            (
+                "false",
+                .object([("clause", .string(reason.clause)), ("values", .array(reason.values.map(JSON.string)))])
+            ))
+    }
+    return .object(members)
 }
 
 private func interactionJSON(_ outcome: UserInteractionOutcome) -> JSON {

@@ -344,6 +344,8 @@ enum HelpText {
             {"enabled": [identifier, ...],
              "actions": [{"identifier", "name", "enabled": true|false, "error": "..."|null}, ...],
              "differences": [...]}                                       (with --expect)
+          With --explain, a hidden action whose rule is false also has
+          "false": {"clause": "...", "values": ["text = value", ...]}.
           An input error with --json is {"error": "..."}.
 
         EXPECTED RESULTS

@@ -175,6 +175,17 @@ func checkRule(_ rule: String, _ code: Int32, _ expectedOutput: String) {
     #expect(colored.standardOutput.contains("\u{1B}[31mhidden\u{1B}[0m  com.example.action.share"))
 }
 
+@Test func actionsExplainAsJSON() {
+    let result = run([
+        "actions", examples + "Info.plist", "--items", examples + "selection-folders.json", "--explain", "--json",
+    ])
+    #expect(
+        result.standardOutput.contains(
+            #"{"identifier":"com.example.action.rename","name":"Rename…","enabled":false,"error":null,"#
+                + #""false":{"clause":"fileproviderItems.@count == 1","values":["fileproviderItems.@count = 2"]}}"#))
+    #expect(result.standardOutput.contains(#""name":"Compress Folders","enabled":true,"error":null}"#))
+}
+
 /// `--expect`: an array of identifiers, or a saved `--json` run; exit 1 on a difference.
 private let expectationCases: [(expectation: String, code: Int32, lastLines: [String])] = [
     (#"["com.example.action.compress"]"#, 0, ["1 of 6 actions shown", "as expected"]),
