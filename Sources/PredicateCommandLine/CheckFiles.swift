@@ -43,16 +43,29 @@ enum CheckFiles {
         return files
     }
 
+    /// A scan looks at no more than this many directory entries, so a huge tree ends too.
+    static let maximumEntries = 200_000
+
     private static func scan(_ directory: String, depth: Int, into found: inout [String]) {
-        guard depth < 32, found.count < maximumFiles,
+        var entries = 0
+        scan(directory, depth: depth, into: &found, entries: &entries)
+    }
+
+    private static func scan(_ directory: String, depth: Int, into found: inout [String], entries: inout Int) {
+        guard depth < 32, found.count < maximumFiles, entries < maximumEntries,
             let names = try? FileManager.default.contentsOfDirectory(atPath: directory)
         else { return }
         for name in names.sorted() where !name.hasPrefix(".") && !skippedDirectories.contains(name) {
+            entries += 1
+            guard entries < maximumEntries else { return }
             let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
             if isDirectory.boolValue {
-                scan(path, depth: depth + 1, into: &found)
+                // A symbolic link to a directory is not followed: links to an ancestor would make
+                // the scan exponential.
+                guard (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) == nil else { continue }
+                scan(path, depth: depth + 1, into: &found, entries: &entries)
             } else if name.hasSuffix("Info.plist"), found.count < maximumFiles {
                 found.append(path)
             }

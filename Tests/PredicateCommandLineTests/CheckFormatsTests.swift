@@ -94,6 +94,23 @@ import Testing
         #expect(result.standardError.contains("warning: no *Info.plist declaring File Provider rules under"))
     }
 
+    /// Symbolic links to directories are not followed: two links to the scanned directory itself
+    /// would otherwise make the scan exponential.
+    @Test func directoryScanDoesNotFollowDirectoryLinks() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("scan-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.copyItem(
+            atPath: Self.directory + "Info.plist", toPath: root.appendingPathComponent("Info.plist").path)
+        for name in ["a", "b"] {
+            try FileManager.default.createSymbolicLink(
+                atPath: root.appendingPathComponent(name).path, withDestinationPath: root.path)
+        }
+        let result = Self.run(["check", root.path, "--format", "xcode"])
+        #expect(result.exitCode == 1)
+        #expect(result.standardOutput.split(separator: "\n").count == 2, "\(result.standardOutput)")
+    }
+
     /// `-` reads the Info.plist from standard input and names it `<stdin>`.
     @Test func standardInput() throws {
         let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: Self.directory + "Info.plist")))
