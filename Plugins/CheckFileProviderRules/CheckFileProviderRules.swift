@@ -11,19 +11,36 @@ import PackagePlugin
 struct CheckFileProviderRules: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
         let tool = try context.tool(named: "predicate")
-        var options = arguments.filter { $0.hasPrefix("-") }
-        let files = arguments.filter { !$0.hasPrefix("-") }
-        if !options.contains(where: { $0 == "--format" || $0.hasPrefix("--format=") || $0 == "--json" }) {
-            options += ["--format", "xcode"]
+        // Arguments keep their order, so that an option keeps its value (`--format github`).
+        var arguments = arguments
+        if !arguments.contains(where: { $0 == "--format" || $0.hasPrefix("--format=") || $0 == "--json" }) {
+            arguments = ["--format", "xcode"] + arguments
         }
-        let operands = files.isEmpty ? [context.package.directoryURL.path] : files
+        if !Self.hasOperand(arguments) { arguments.append(context.package.directoryURL.path) }
         let process = Process()
         process.executableURL = tool.url
-        process.arguments = ["check"] + options + operands
+        process.arguments = ["check"] + arguments
         try process.run()
         process.waitUntilExit()
         // Thrown, not only reported, so that `swift package` exits non-zero as CI needs.
         guard process.terminationStatus == 0 else { throw CheckFailed(status: process.terminationStatus) }
+    }
+
+    /// Whether `arguments` name a file or directory: an argument that is neither an option nor
+    /// the value of one of `predicate check`'s valued options.
+    static func hasOperand(_ arguments: [String]) -> Bool {
+        let valued: Set = ["--format", "--fail-on", "--context"]
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            if valued.contains(argument) {
+                index += 2
+                continue
+            }
+            if argument == "-" || !argument.hasPrefix("-") { return true }
+            index += 1
+        }
+        return false
     }
 }
 
