@@ -38,7 +38,7 @@ extension Session {
         var interactions: [FileProviderUserInteraction] = []
         do {
             let bytes = path == "-" ? try readAll(from: &input) : try readFile(atPath: path)
-            if itemsSource != nil { list = try FileProviderActionList(propertyListBytes: bytes) }
+            if itemsSource != nil { list = try actionList(bytes, path: path == "-" ? "<stdin>" : path) }
             if interactionSource != nil {
                 interactions = try FileProviderUserInteraction.interactions(inPropertyListBytes: bytes)
                 if interactions.isEmpty { throw ActionListError("no NSFileProviderUserInteractions under NSExtension") }
@@ -105,6 +105,30 @@ extension Session {
         }
         if let differences { return differences.isEmpty ? 0 : 1 }
         return enabled.isEmpty && matched.isEmpty ? 1 : 0
+    }
+
+    /// The actions of an Info.plist, even when some are incomplete: an action that has at least
+    /// an identifier is kept (one without a rule is hidden), and each structural problem is a
+    /// warning at its position; only a file with no usable action is an input error.
+    private mutating func actionList(_ bytes: [UInt8], path: String) throws(ActionListError) -> FileProviderActionList {
+        do throws(ActionListError) {
+            return try FileProviderActionList(propertyListBytes: bytes)
+        } catch {
+            let check = InfoPlistCheck(propertyListBytes: bytes)
+            let usable = check.actions.compactMap { action in
+                action.identifier.map {
+                    FileProviderAction(identifier: $0, name: action.name ?? "", activationRule: action.rule)
+                }
+            }
+            guard !usable.isEmpty else { throw error }
+            for finding in check.findings where finding.ruleFinding == nil {
+                let located = CheckFinding(file: path, finding)
+                errorOutput.write(
+                    colorize("predicate: warning: ", .yellow) + "\(located.position): \(finding.message)"
+                        + located.keyPathSuffix + "\n")
+            }
+            return FileProviderActionList(actions: usable)
+        }
     }
 
     /// An input error: on standard error, and with `--json` also as `{"error": …}` on standard

@@ -325,7 +325,9 @@ enum HelpText {
         rule is missing, does not parse or fails to evaluate is hidden, and the reason is given;
         an action whose rule is false is hidden too, and said to be (in yellow on a terminal,
         errors in red). With --explain, each false rule's deciding clause (through AND, the
-        first false operand) and the values it read are shown, and each error's caret.
+        first false operand) and the values it read are shown, and each error's caret. An
+        incomplete action (no name, say) does not stop the run: it is evaluated if it has an
+        identifier, and the problem is a warning at its line (predicate check reports them all).
 
         ITEMS
           FILE (or standard input for -) holds a JSON array with one object per selected item,

@@ -247,6 +247,28 @@ func actionsExpect(_ expectation: String, _ code: Int32, _ lastLines: [String]) 
     #expect(check.standardOutput.contains("<stdin>:19:78: error: FileProviderItem has no key 'uploadded'"))
 }
 
+/// An incomplete action (no name here) does not stop `actions`: the others are evaluated, and
+/// the problem is a warning at its line.
+@Test func actionsKeepGoingPastAnIncompleteAction() {
+    let plist = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <plist version="1.0"><dict><key>NSExtension</key><dict><key>NSExtensionFileProviderActions</key><array>
+        <dict><key>NSExtensionFileProviderActionIdentifier</key><string>a</string>
+        <key>NSExtensionFileProviderActionActivationRule</key><string>TRUEPREDICATE</string></dict>
+        <dict><key>NSExtensionFileProviderActionIdentifier</key><string>b</string>
+        <key>NSExtensionFileProviderActionName</key><string>B</string>
+        <key>NSExtensionFileProviderActionActivationRule</key><string>FALSEPREDICATE</string></dict>
+        </array></dict></dict></plist>
+        """
+    let result = run(["actions", "-", "--items", examples + "selection-empty.json"], input: plist)
+    #expect(result.exitCode == 0)
+    #expect(result.standardOutput.hasPrefix("shown   a ()\nhidden  b (B): the rule is false\n"))
+    #expect(
+        result.standardError
+            == "predicate: warning: <stdin>:3:1: action 'a' has no NSExtensionFileProviderActionName, so its menu "
+            + "item has no title\n")
+}
+
 /// `--max-steps`: the step limit of every rule, named in the limit's message.
 @Test func actionsMaxSteps() {
     let arguments = ["actions", examples + "Info.plist", "--items", examples + "selection-text.json"]
