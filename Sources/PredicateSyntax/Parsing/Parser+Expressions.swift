@@ -349,8 +349,8 @@ extension Parser {
                 openers.removeLast()
             }
             let inner = try parseExpression()
-            let close = try close(
-                open, construct: "", expected: "')' to close the '(' at \(source.location(of: open.range.lowerBound))")
+            let close = try closeParenthesis(
+                expected: "')' to close the '(' at \(source.location(of: open.range.lowerBound))")
             return inner.withRange(open.range.union(close.range))
         case .keyword(.subquery):
             return try parseSubquery()
@@ -486,8 +486,7 @@ extension Parser {
         _ = advance()
         try expect(.comma, "',' after the SUBQUERY variable")
         let predicate = try parsePredicate()
-        let close = try close(
-            open, construct: "SUBQUERY",
+        let close = try closeParenthesis(
             expected: "')' to close the SUBQUERY '(' at \(source.location(of: open.range.lowerBound))")
         let kind = ExpressionKind.subquery(collection: collection, variable: variable, predicate: predicate)
         return try checked(Expression(kind, range: keyword.range.union(close.range)))

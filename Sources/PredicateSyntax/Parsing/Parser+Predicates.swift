@@ -89,8 +89,8 @@ extension Parser {
             openers.removeLast()
         }
         let inner = try parsePredicateOrExpression()
-        let close = try close(
-            open, construct: "", expected: "')' to close the '(' at \(source.location(of: open.range.lowerBound))")
+        let close = try closeParenthesis(
+            expected: "')' to close the '(' at \(source.location(of: open.range.lowerBound))")
         let range = open.range.union(close.range)
         switch inner {
         case .predicate(let predicate):

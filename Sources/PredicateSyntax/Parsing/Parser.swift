@@ -147,9 +147,9 @@ struct Parser {
         return openers[openers.count - closers - 1]
     }
 
-    /// Consumes the `)` that closes `open`, or reports it missing: at the opener when the input
-    /// ends with it unclosed, where the parser stands otherwise.
-    mutating func close(_ open: Token, construct: String, expected what: String) throws(Diagnostic) -> Token {
+    /// Consumes the `)` that closes the innermost opener, or reports it missing: at the opener
+    /// left unclosed when the input ends, where the parser stands otherwise.
+    mutating func closeParenthesis(expected what: String) throws(Diagnostic) -> Token {
         if let close = consume(.rightParen) { return close }
         if current.kind == .end, let opener = unclosedOpener() {
             throw error(.unclosedParenthesis(opener.construct), at: opener.token.range)
