@@ -53,7 +53,7 @@ extension Session {
     static func sarif(_ findings: [CheckFinding], inputErrors: [(String, String)]) -> JSON {
         let results = findings.map { finding -> JSON in
             var physical: [(key: String, value: JSON)] = [
-                ("artifactLocation", .object([("uri", .string(finding.file))]))
+                ("artifactLocation", .object([("uri", .string(uriReference(finding.file)))]))
             ]
             if let line = finding.line, let column = finding.column {
                 physical.append(
@@ -114,6 +114,24 @@ extension Session {
             ("runs", .array([run])),
         ])
     }
+}
+
+/// A path as a SARIF `uri` (a URI reference): bytes other than unreserved characters and `/`
+/// percent-encoded, so that a path with spaces stays one valid reference.
+func uriReference(_ path: String) -> String {
+    var result = ""
+    for byte in path.utf8 {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+            UInt8(ascii: "~"), UInt8(ascii: "/"):
+            result.unicodeScalars.append(Unicode.Scalar(byte))
+        default:
+            let hex = String(byte, radix: 16, uppercase: true)
+            result += "%" + (hex.count == 1 ? "0" + hex : hex)
+        }
+    }
+    return result
 }
 
 extension String {

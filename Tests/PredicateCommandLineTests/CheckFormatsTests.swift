@@ -139,6 +139,13 @@ import Testing
         #expect((location?["artifactLocation"] as? [String: Any])?["uri"] as? String == "Broken-Info.plist")
     }
 
+    /// SARIF locations are URI references: a path with spaces or other bytes is percent-encoded.
+    @Test func sarifURIsArePercentEncoded() throws {
+        let plist = try Data(contentsOf: URL(fileURLWithPath: Self.directory + "Info.plist"))
+        let result = Self.run(["check", "-", "--format", "sarif"], input: Array(plist))
+        #expect(result.standardOutput.contains(#""artifactLocation":{"uri":"%3Cstdin%3E"}"#))
+    }
+
     /// GitHub's workflow commands end at a line break: messages and properties are escaped.
     @Test(arguments: [("a%b\nc", "a%25b%0Ac", "a%25b%0Ac"), ("x:y,z", "x:y,z", "x%3Ay%2Cz")])
     func githubEscaping(_ text: String, _ data: String, _ property: String) throws {
