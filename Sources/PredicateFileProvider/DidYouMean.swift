@@ -2,8 +2,12 @@
 /// item reader here and the rule and Info.plist checkers of PredicateActions.
 package enum DidYouMean {
     /// The closest of `candidates` to `key`: a case-insensitive match, or the nearest within a
-    /// third of the key's length in edits; ties go to the shorter candidate.
-    package static func suggestion(for key: String, among candidates: [String]) -> String? {
+    /// third of the key's length in edits (or within `maximumDistance`, when given: long names
+    /// that share a prefix are a third apart without being typos of each other); ties go to the
+    /// shorter candidate.
+    package static func suggestion(
+        for key: String, among candidates: [String], maximumDistance: Int? = nil
+    ) -> String? {
         // A key far longer than every candidate is no near miss, and would cost length × length.
         guard key.count <= 2 * (candidates.map(\.count).max() ?? 0) + 8 else { return nil }
         let lowered = Array(key.lowercased())
@@ -18,7 +22,7 @@ package enum DidYouMean {
             }
             best = (distance, candidate)
         }
-        guard let best, best.distance <= max(1, lowered.count / 3) else { return nil }
+        guard let best, best.distance <= min(max(1, lowered.count / 3), maximumDistance ?? .max) else { return nil }
         return best.candidate
     }
 

@@ -144,6 +144,18 @@ func structuralProblemsAreFindings(_ name: String, _ body: String, _ expected: [
     #expect(findings == expected, "\(name)")
 }
 
+/// Apple's other keys are not typos of the File Provider ones, however long a prefix they share.
+@Test func realKeysAreNotNearMisses() {
+    let body =
+        "<key>NSExtensionFileProviderSupportsPickingFolders</key><true/>"
+        + "<key>NSExtensionFileProviderSupportsEnumeration</key><true/>"
+        + "<key>NSExtensionPointIdentifier</key><string>com.apple.fileprovider-nonui</string>"
+        + "<key>NSExtensionPrincipalClass</key><string>X</string>"
+        + "<key>NSExtensionServiceRoleType</key><string>NSExtensionServiceRoleTypeEditor</string>"
+        + action(rule: "TRUEPREDICATE")
+    #expect(InfoPlistCheck(propertyListBytes: plist(body)).findings.map(\.message) == [])
+}
+
 @Test func duplicateIdentifiersAreErrorsAtTheSecond() throws {
     let body =
         "<key>NSExtensionFileProviderActions</key><array>"

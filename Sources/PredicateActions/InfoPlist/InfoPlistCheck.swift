@@ -151,7 +151,7 @@ struct InfoPlistWalk {
             InfoPlistFinding(severity, message, at: document.location(offset, keyPath: keyPath), subject: subject))
     }
 
-    /// Duplicate keys, and keys one or two letters from a documented one; returns the documented
+    /// Duplicate keys, and keys one or two edits from a documented one; returns the documented
     /// keys suggested, so that the missing-key finding for them is not reported a second time.
     @discardableResult
     mutating func checkKeys(_ entries: [PropertyListNode.Entry], known: [String], path: String) -> Set<String> {
@@ -169,7 +169,7 @@ struct InfoPlistWalk {
                 seen[entry.key] = entry.keyOffset
             }
             guard !known.contains(entry.key),
-                let suggestion = DidYouMean.suggestion(for: entry.key, among: known),
+                let suggestion = DidYouMean.suggestion(for: entry.key, among: known, maximumDistance: 2),
                 suggestion.count > 6, !entries.contains(where: { $0.key == suggestion })
             else { continue }
             report(

@@ -19,7 +19,7 @@ enum InfoPlistKeys {
     static let extensionKeys = [
         "NSExtensionPointIdentifier", "NSExtensionPrincipalClass", "NSExtensionAttributes", actions, interactions,
         "NSExtensionFileProviderDocumentGroup", "NSExtensionFileProviderSupportsEnumeration",
-        "NSExtensionMainStoryboard",
+        "NSExtensionFileProviderSupportsPickingFolders", "NSExtensionMainStoryboard",
     ]
 
     /// Keys of one user-interaction dictionary.
