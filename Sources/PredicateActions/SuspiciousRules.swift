@@ -190,8 +190,8 @@ enum SuspiciousRules {
 
     // MARK: - Type identifiers
 
-    /// A literal type identifier that the type table does not declare but is one edit from one it
-    /// does: `public.foldr`.
+    /// A literal type identifier that the type table does not declare but is one or two edits from
+    /// one it does: `public.foldr`. Farther ones are left alone: apps declare types of their own.
     private static func typeIdentifiers(_ comparison: Comparison, lookups: inout Int) -> [Finding] {
         guard comparison.op == .utiConformsTo || comparison.op == .utiEquals else { return [] }
         var literals = [comparison.rhs, comparison.lhs]
@@ -204,7 +204,8 @@ enum SuspiciousRules {
             else { continue }
             lookups -= 1
             guard
-                let suggestion = DidYouMean.suggestion(for: identifier, among: registry.declaredIdentifiers),
+                let suggestion = DidYouMean.suggestion(
+                    for: identifier, among: registry.declaredIdentifiers, maximumDistance: 2),
                 suggestion.lowercased() != identifier.lowercased()
             else { continue }
             let inner = SourceRange(

@@ -164,6 +164,8 @@ private let correctRules = [
     "SUBQUERY(fileproviderItems, $i, $i.documentSize > 10 AND $i.documentSize < 100).@count > 0",
     "SUBQUERY(fileproviderItems, $i, ($i.capabilities & 128) != 0).@count > 0",
     #"ANY fileproviderItems.typeIdentifier UTI-CONFORMS-TO "com.example.custom-type""#,
+    #"ANY fileproviderItems.typeIdentifier UTI-CONFORMS-TO "com.mycompany.doc""#,
+    #"ANY fileproviderItems.typeIdentifier UTI-EQUALS "com.example.archive""#,
 ]
 
 @Test(arguments: correctRules)
