@@ -252,8 +252,8 @@ enum HelpText {
         in one run:
           - XML that does not parse, at its line and column (a raw && inside <string>: write
             &amp;&amp; or AND)
-          - actions without an identifier, a name or a rule; duplicate identifiers; keys one or
-            two letters from a documented one, with a did-you-mean
+          - actions without an identifier, a name or a rule; duplicate identifiers; duplicate
+            keys; keys one or two edits from a documented one, with a did-you-mean
           - interactions without ActivationRule, or with neither Alert nor SubInteractions
         And in each rule, with a caret under the offending text and a fix-it where one is known:
           - keys an item does not have, with a did-you-mean ($i.uploadded -> uploaded); .count
