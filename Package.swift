@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "PredicateActions", targets: ["PredicateActions"]),
         .executable(name: "predicate", targets: ["predicate"]),
         .executable(name: "predicate-bench", targets: ["predicate-bench"]),
+        .plugin(name: "CheckFileProviderRules", targets: ["CheckFileProviderRules"]),
     ],
     targets: [
         .target(name: "PredicateValue"),
@@ -47,6 +48,15 @@ let package = Package(
                 "PredicateVM", "PredicateFileProvider", "PredicateActions",
             ]),
         .executableTarget(name: "predicate", dependencies: ["PredicateCommandLine"]),
+        // `swift package check-file-provider-rules`: predicate check over the package's Info.plists.
+        .plugin(
+            name: "CheckFileProviderRules",
+            capability: .command(
+                intent: .custom(
+                    verb: "check-file-provider-rules",
+                    description: "Check the File Provider rules of every Info.plist in the package (predicate check)")),
+            dependencies: ["predicate"]
+        ),
         .executableTarget(
             name: "predicate-bench",
             dependencies: [

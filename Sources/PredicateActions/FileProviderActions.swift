@@ -168,10 +168,10 @@ public struct FileProviderActionList: Sendable {
     /// The top-level `NSExtension` dictionary of a property list.
     static func extensionDictionary(inPropertyList data: Data) throws(ActionListError) -> [String: Any] {
         let root: Any
-        do {
-            root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+        do throws(PropertyListError) {
+            root = try PropertyListDocument(bytes: Array(data)).root.foundationValue
         } catch {
-            throw ActionListError("not a property list (XML or binary): \(error.localizedDescription)")
+            throw ActionListError(error.description)
         }
         guard let top = root as? [String: Any] else {
             throw ActionListError("the property list is not a dictionary")
@@ -198,9 +198,16 @@ public struct FileProviderActionList: Sendable {
     }
 
     /// Whether each action is shown for `selectedItems`, in declared order.
-    public func outcomes(selectedItems: [FileProviderItem]) -> [ActionOutcome] {
+    ///
+    /// - Parameters:
+    ///   - selectedItems: The selection.
+    ///   - limits: How much work each rule may do; a rule over a huge selection (a million items)
+    ///     may need more steps than the default, and then reports the limit it reached.
+    public func outcomes(
+        selectedItems: [FileProviderItem], limits: EvaluationLimits = EvaluationLimits()
+    ) -> [ActionOutcome] {
         let context = FileProviderContext.activation(selectedItems: selectedItems)
-        let environment = EvaluationEnvironment()
+        let environment = EvaluationEnvironment(limits: limits)
         return compiled.map { entry in
             guard let program = entry.program, let rule = entry.action.activationRule else {
                 return ActionOutcome(action: entry.action, isEnabled: false, problem: entry.problem)

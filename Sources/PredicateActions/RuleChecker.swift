@@ -49,8 +49,9 @@ public struct RuleFinding: Hashable, Sendable {
 /// Checks a rule against the type of what it will run on, before it runs: unknown keys (with a
 /// did-you-mean), misspelt context keys, type mismatches, UTI operators on type objects, malformed
 /// `BETWEEN` ranges, regular expressions that do not compile, unbound variables, SUBQUERY
-/// predicates that ignore their variable, `ANY … == nil`, constant comparisons, and the parser's
-/// own warnings (AND/OR mixed without parentheses, …).
+/// predicates that ignore their variable, `ANY … == nil`, constant comparisons, `.count` for
+/// `@count`, contradictory `AND`s, masks that select no bit, type identifiers one letter from a
+/// known one, and the parser's own warnings (AND/OR mixed without parentheses, …).
 ///
 /// ```swift
 /// let findings = RuleChecker().check("SUBQUERY(fileproviderItems, $i, $i.uploadded == YES).@count > 0")
@@ -109,6 +110,9 @@ public struct RuleChecker: Sendable {
             walk.report("the rule is FALSEPREDICATE: it is never true", .warning, parsed.predicate.range)
         }
         walk.check(parsed.predicate, variables)
+        for finding in SuspiciousRules.findings(in: parsed.predicate, source: source) {
+            walk.report(finding.message, .warning, finding.range, fixIt: finding.fixIt)
+        }
         var seen = Set<RuleFinding>()
         return walk.findings.filter { seen.insert($0).inserted }.sorted {
             $0.diagnostic.range.lowerBound < $1.diagnostic.range.lowerBound
@@ -310,7 +314,7 @@ private struct CheckWalk {
             guard case .constant(.string(let value)) = literal.kind else { continue }
             let known = allowed.contains { folds ? $0.lowercased() == value.lowercased() : $0 == value }
             guard !known else { continue }
-            let suggestion = Self.suggestion(for: value, among: allowed)
+            let suggestion = DidYouMean.suggestion(for: value, among: allowed)
             var message = "'\(value)' is not a value of \(key) (\(allowed.joined(separator: ", ")))"
             if let suggestion { message += "; did you mean '\(suggestion)'?" }
             let inner = SourceRange(
@@ -473,7 +477,7 @@ private struct CheckWalk {
             switch type.unwrapped {
             case .record(let fields):
                 guard let field = fields[key] else {
-                    let suggestion = Self.suggestion(for: key, among: Array(fields.keys))
+                    let suggestion = DidYouMean.suggestion(for: key, among: Array(fields.keys))
                     var message = "'\(key)' is not a key of the context, so it reads as nil"
                     if let suggestion { message += "; did you mean '\(suggestion)'?" }
                     report(
@@ -490,6 +494,15 @@ private struct CheckWalk {
                 // Through an optional object, any key may read nil.
                 if case .optional = type, !Self.isOptional(field) { type = .optional(field) } else { type = field }
             case .array(let element):
+                if case .object(let reference) = element.unwrapped, reference.schema.slot(forKey: key) == nil,
+                    let operatorKey = Self.collectionOperators[key]
+                {
+                    report(
+                        "'.\(key)' reads the key '\(key)' of every element; the collection's \(operatorKey.what) is "
+                            + "'\(operatorKey.name)'", .error, keyRange,
+                        fixIt: FixIt(range: keyRange, replacement: operatorKey.name))
+                    return key == "count" ? .integer : .any
+                }
                 if mapped, case .optional = element {
                     report(
                         "this key path maps over a collection and then reads '\(key)' through an optional value: "
@@ -517,7 +530,7 @@ private struct CheckWalk {
         if let slot = schema.slot(forKey: key) { return schema.fields[slot].type }
         var message = "\(schema.typeName) has no key '\(key)': reading it fails, so the rule is false"
         var fixIt: FixIt?
-        if let suggestion = Self.suggestion(for: key, among: schema.keys) {
+        if let suggestion = DidYouMean.suggestion(for: key, among: schema.keys) {
             message += "; did you mean '\(suggestion)'"
             if let slot = schema.slot(forKey: suggestion), schema.fields[slot].name != suggestion {
                 message += " (or '\(schema.fields[slot].name)')"
@@ -593,6 +606,13 @@ private struct CheckWalk {
     }
 
     // MARK: Helpers
+
+    /// Keys that read like a collection's size or aggregate but are not its `@` operators: on a
+    /// collection of items they read a key of each element, which items do not have.
+    static let collectionOperators: [String: (name: String, what: String)] = [
+        "count": ("@count", "number of elements"), "sum": ("@sum", "sum"), "avg": ("@avg", "average"),
+        "min": ("@min", "minimum"), "max": ("@max", "maximum"),
+    ]
 
     static func isOptional(_ type: ValueType) -> Bool {
         if case .optional = type { return true }
@@ -715,37 +735,5 @@ private struct CheckWalk {
         case .assignment(let name, let value): return name == variable || mentions(value, variable)
         case .setOperation(_, let lhs, let rhs): return mentions(lhs, variable) || mentions(rhs, variable)
         }
-    }
-
-    /// The closest of `candidates` to `key`: a case-insensitive match, or the nearest within a
-    /// third of the key's length in edits; ties go to the shorter candidate.
-    static func suggestion(for key: String, among candidates: [String]) -> String? {
-        let lowered = Array(key.lowercased())
-        var best: (distance: Int, candidate: String)?
-        for candidate in candidates.sorted() {
-            let distance = editDistance(lowered, Array(candidate.lowercased()))
-            if let current = best,
-                distance > current.distance
-                    || (distance == current.distance && candidate.count >= current.candidate.count)
-            {
-                continue
-            }
-            best = (distance, candidate)
-        }
-        guard let best, best.distance <= max(1, lowered.count / 3) else { return nil }
-        return best.candidate
-    }
-
-    private static func editDistance(_ lhs: [Character], _ rhs: [Character]) -> Int {
-        if lhs.isEmpty { return rhs.count }
-        var previous = Array(0...rhs.count)
-        for (i, left) in lhs.enumerated() {
-            var current = [i + 1] + Array(repeating: 0, count: rhs.count)
-            for (j, right) in rhs.enumerated() {
-                current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (left == right ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[rhs.count]
     }
 }

@@ -23,7 +23,7 @@ enum Subcommand: String, CaseIterable {
         case .disasm: return ["--expression", "--strict", "--help", "-h"]
         case .eval: return ["--jsonl", "--json", "--strict", "--help", "-h"]
         case .check: return ["--json", "--plist", "--help", "-h"]
-        case .actions: return ["--json", "--help", "-h"]
+        case .actions: return ["--json", "--explain", "--help", "-h"]
         case .filter: return ["--count", "--strict", "--help", "-h"]
         case .explain: return ["--json", "--strict", "--help", "-h"]
         case .help: return ["--help", "-h"]
@@ -35,10 +35,10 @@ enum Subcommand: String, CaseIterable {
         switch self {
         case .format, .disasm: return ["--args"]
         case .eval: return ["--args", "--vars", "--object", "--engine"]
-        case .actions: return ["--items", "--interaction"]
+        case .actions: return ["--items", "--interaction", "--expect", "--max-steps"]
         case .filter: return ["--items", "--chunk-size", "--args"]
-        case .explain: return ["--object", "--items", "--args", "--vars"]
-        case .check: return ["--context"]
+        case .explain: return ["--object", "--items", "--args", "--vars", "--max-steps"]
+        case .check: return ["--context", "--format", "--fail-on"]
         case .help: return []
         }
     }

@@ -1,188 +1,11 @@
 import PredicateActions
 import PredicateFileProvider
+import PredicateSemantics
 import PredicateSyntax
 import PredicateValue
 
 /// `predicate check` and `predicate actions`: File Provider rules before they ship.
 extension Session {
-    // MARK: check
-
-    mutating func check(_ arguments: ParsedArguments) throws(UsageError) -> Int32 {
-        if arguments.has("--help") || arguments.has("-h") {
-            output.write(HelpText.check + "\n")
-            return 0
-        }
-        let operand: String
-        switch arguments.operands.count {
-        case 0: throw UsageError(message: "missing rule or Info.plist", subcommand: .check)
-        case 1: operand = arguments.operands[0]
-        default:
-            throw UsageError(
-                message: "expected one rule or one Info.plist, got \(arguments.operands.count) (quote the rule)",
-                subcommand: .check)
-        }
-        let json = arguments.has("--json")
-        let isPropertyList = arguments.has("--plist") || operand.lowercased().hasSuffix(".plist")
-        let checker: RuleChecker
-        switch arguments.options["--context"] ?? "activation" {
-        case "activation": checker = RuleChecker()
-        case "interaction": checker = RuleChecker(selfType: RuleChecker.fileProviderUserInteraction)
-        case let other:
-            throw UsageError(message: "unknown context '\(other)' (use activation or interaction)", subcommand: .check)
-        }
-        guard isPropertyList else {
-            let findings = checker.check(operand)
-            if json {
-                let document = JSON.object([("rule", .string(operand)), ("findings", findingsJSON(findings, operand))])
-                output.write(document.serialized + "\n")
-            } else {
-                writeFindings(findings, rule: operand, indent: "")
-                output.write(summary(findings) + "\n")
-            }
-            return findings.isEmpty ? 0 : 1
-        }
-        var actions: [FileProviderAction] = []
-        let interactions: [FileProviderUserInteraction]
-        do {
-            let bytes = try readFile(atPath: operand)
-            interactions = try FileProviderUserInteraction.interactions(inPropertyListBytes: bytes).flatMap(\.flattened)
-            do throws(ActionListError) {
-                actions = try FileProviderActionList.actions(inPropertyListBytes: bytes)
-            } catch {
-                // A File Provider extension may declare only user interactions.
-                guard error.message.hasPrefix("no NSExtensionFileProviderActions"), !interactions.isEmpty else {
-                    throw error
-                }
-            }
-        } catch {
-            errorOutput.write("predicate: error: \(operand): \(error)\n")
-            return 2
-        }
-        var all: [RuleFinding] = []
-        var entries: [JSON] = []
-        for action in actions {
-            let findings =
-                action.activationRule.map { checker.check($0) }
-                ?? [
-                    RuleFinding(
-                        Diagnostic(
-                            .ruleCheck(Self.noRuleMessage), severity: .warning, range: SourceRange(0, 0), source: ""))
-                ]
-            all += findings
-            if json {
-                let members: [(key: String, value: JSON)] = [
-                    ("identifier", .string(action.identifier)), ("name", .string(action.name)),
-                    ("rule", action.activationRule.map(JSON.string) ?? .null),
-                    ("findings", findingsJSON(findings, action.activationRule ?? "")),
-                ]
-                entries.append(.object(members))
-                continue
-            }
-            guard let rule = action.activationRule else {
-                output.write("\(action.identifier) (\(action.name)): warning: \(Self.noRuleMessage)\n")
-                continue
-            }
-            if findings.isEmpty {
-                output.write("\(action.identifier) (\(action.name)): no findings\n")
-            } else {
-                output.write("\(action.identifier) (\(action.name)):\n")
-                writeFindings(findings, rule: rule, indent: "  ")
-            }
-        }
-        let interactionChecker = RuleChecker(selfType: RuleChecker.fileProviderUserInteraction)
-        var interactionEntries: [JSON] = []
-        for interaction in interactions {
-            let findings = interaction.activationRule.map { interactionChecker.check($0) } ?? []
-            all += findings
-            let label = "interaction \(interaction.position)" + (interaction.title.map { " (\($0))" } ?? "")
-            if json {
-                interactionEntries.append(
-                    .object([
-                        ("position", .string(interaction.position)),
-                        ("title", interaction.title.map(JSON.string) ?? .null),
-                        ("rule", interaction.activationRule.map(JSON.string) ?? .null),
-                        ("findings", findingsJSON(findings, interaction.activationRule ?? "")),
-                    ]))
-            } else if let rule = interaction.activationRule, !findings.isEmpty {
-                output.write("\(label):\n")
-                writeFindings(findings, rule: rule, indent: "  ")
-            } else {
-                output.write("\(label): \(interaction.activationRule == nil ? "no activation rule" : "no findings")\n")
-            }
-        }
-        if json {
-            var members: [(key: String, value: JSON)] = [("file", .string(operand)), ("actions", .array(entries))]
-            if !interactions.isEmpty { members.append(("interactions", .array(interactionEntries))) }
-            output.write(JSON.object(members).serialized + "\n")
-        } else {
-            var counted = "\(actions.count) \(actions.count == 1 ? "action" : "actions")"
-            if !interactions.isEmpty {
-                counted += ", \(interactions.count) \(interactions.count == 1 ? "interaction" : "interactions")"
-            }
-            output.write("\(counted): \(summary(all))\n")
-        }
-        return all.isEmpty ? 0 : 1
-    }
-
-    static var noRuleMessage: String {
-        "no NSExtensionFileProviderActionActivationRule, so the action is never shown"
-    }
-
-    private mutating func writeFindings(_ findings: [RuleFinding], rule: String, indent: String) {
-        for finding in findings {
-            let rendered = finding.diagnostic.rendered(colored: tool.colorOutput)
-            for line in rendered.split(separator: "\n", omittingEmptySubsequences: false) {
-                output.write(indent + line + "\n")
-            }
-            if let fixIt = finding.fixIt {
-                let original = finding.diagnostic.range == fixIt.range ? finding.diagnostic.offendingText : nil
-                let what =
-                    fixIt.range.lowerBound == fixIt.range.upperBound
-                    ? "insert '\(fixIt.replacement)'"
-                    : "replace '\(original ?? Self.text(rule, fixIt.range))' with '\(fixIt.replacement)'"
-                output.write("\(indent)fix-it: \(what): \(fixIt.applied(to: rule))\n")
-            }
-        }
-    }
-
-    private static func text(_ rule: String, _ range: SourceRange) -> String {
-        let bytes = Array(rule.utf8)
-        let lower = min(max(0, range.lowerBound), bytes.count)
-        let upper = min(max(lower, range.upperBound), bytes.count)
-        return String(decoding: bytes[lower..<upper], as: UTF8.self)
-    }
-
-    private func summary(_ findings: [RuleFinding]) -> String {
-        guard !findings.isEmpty else { return "no findings" }
-        let errors = findings.filter { $0.severity == .error }.count
-        let warnings = findings.count - errors
-        return "\(errors) \(errors == 1 ? "error" : "errors"), \(warnings) \(warnings == 1 ? "warning" : "warnings")"
-    }
-
-    private func findingsJSON(_ findings: [RuleFinding], _ rule: String) -> JSON {
-        .array(
-            findings.map { finding in
-                let diagnostic = finding.diagnostic
-                var fixIt = JSON.null
-                if let edit = finding.fixIt {
-                    fixIt = .object([
-                        ("start", .number(JSON.Number(Int64(edit.range.lowerBound)))),
-                        ("end", .number(JSON.Number(Int64(edit.range.upperBound)))),
-                        ("replacement", .string(edit.replacement)), ("fixedRule", .string(edit.applied(to: rule))),
-                    ])
-                }
-                return .object([
-                    ("severity", .string(diagnostic.severity.rawValue)),
-                    ("line", .number(JSON.Number(Int64(diagnostic.location.line)))),
-                    ("column", .number(JSON.Number(Int64(diagnostic.location.column)))),
-                    ("start", .number(JSON.Number(Int64(diagnostic.range.lowerBound)))),
-                    ("end", .number(JSON.Number(Int64(diagnostic.range.upperBound)))),
-                    ("text", .string(diagnostic.offendingText)), ("message", .string(diagnostic.message)),
-                    ("fixIt", fixIt),
-                ])
-            })
-    }
-
     // MARK: actions
 
     mutating func actions(_ arguments: ParsedArguments) throws(UsageError) -> Int32 {
@@ -203,82 +26,172 @@ extension Session {
                 message: "missing --items FILE (a JSON array of item properties) or --interaction FILE",
                 subcommand: .actions)
         }
-        if itemsSource == "-" && interactionSource == "-" {
-            throw UsageError(message: "--items and --interaction cannot both read standard input", subcommand: .actions)
+        let standardInputUsers = [itemsSource, interactionSource, arguments.operands[0], arguments.options["--expect"]]
+            .filter { $0 == "-" }
+        if standardInputUsers.count > 1 {
+            throw UsageError(message: "standard input ('-') can be read only once", subcommand: .actions)
         }
+        let limits = try stepLimits(arguments, for: .actions)
+        let json = arguments.has("--json")
         let path = arguments.operands[0]
-        let bytes: [UInt8]
         var list: FileProviderActionList?
         var interactions: [FileProviderUserInteraction] = []
         do {
-            bytes = try readFile(atPath: path)
-            if itemsSource != nil { list = try FileProviderActionList(propertyListBytes: bytes) }
+            let bytes = path == "-" ? try readAll(from: &input) : try readFile(atPath: path)
+            if itemsSource != nil { list = try actionList(bytes, path: path == "-" ? "<stdin>" : path) }
             if interactionSource != nil {
                 interactions = try FileProviderUserInteraction.interactions(inPropertyListBytes: bytes)
                 if interactions.isEmpty { throw ActionListError("no NSFileProviderUserInteractions under NSExtension") }
             }
         } catch {
-            errorOutput.write(colorize("predicate: error: ", .red) + "\(path): \(error)\n")
-            return 2
+            return inputError("\(path == "-" ? "<stdin>" : path): \(error)", json: json)
         }
         var actionOutcomes: [ActionOutcome] = []
         var interactionOutcomes: [UserInteractionOutcome] = []
+        var items: [FileProviderItem] = []
+        var expectation: ActionExpectation?
         do throws(CommandLineIOError) {
             if let list, let itemsSource {
-                actionOutcomes = list.outcomes(selectedItems: try selection(from: itemsSource))
+                items = try selection(from: itemsSource)
+                actionOutcomes = list.outcomes(selectedItems: items, limits: limits)
             }
             if let interactionSource {
                 let operation = try self.operation(from: interactionSource)
                 interactionOutcomes = FileProviderUserInteraction.outcomes(of: interactions, for: operation)
             }
+            if let expectSource = arguments.options["--expect"] {
+                let bytes = expectSource == "-" ? try readAll(from: &input) : try readFile(atPath: expectSource)
+                expectation = try ActionExpectation(
+                    json: bytes,
+                    origin: expectSource == "-" ? "--expect (standard input)" : "--expect '\(expectSource)'")
+            }
         } catch {
-            errorOutput.write(colorize("predicate: error: ", .red) + "\(error)\n")
-            return 2
+            return inputError(error.message, json: json)
         }
         let enabled = actionOutcomes.filter(\.isEnabled)
         let matched = interactionOutcomes.filter(\.matched)
-        if arguments.has("--json") {
+        let differences = expectation?.differences(
+            enabled: list == nil ? nil : enabled.map(\.action.identifier),
+            matched: interactionSource == nil ? nil : matched.map(\.interaction.position))
+        if json {
             var members: [(key: String, value: JSON)] = []
             if list != nil {
                 members.append(("enabled", .array(enabled.map { .string($0.action.identifier) })))
-                members.append(("actions", .array(actionOutcomes.map(actionJSON))))
+                let explaining = arguments.has("--explain")
+                members.append(
+                    (
+                        "actions",
+                        .array(
+                            actionOutcomes.map { outcome in
+                                actionJSON(outcome, reason: explaining ? reason(outcome, items, limits) : nil)
+                            })
+                    ))
             }
             if interactionSource != nil {
                 members.append(("interactions", .array(interactionOutcomes.map(interactionJSON))))
             }
+            if let differences { members.append(("differences", .array(differences.map(JSON.string)))) }
             output.write(JSON.object(members).serialized + "\n")
         } else {
-            writeActionLines(actionOutcomes, shown: enabled.count, listed: list != nil)
-            writeInteractionLines(interactionOutcomes, matched: matched.count)
-        }
-        for outcome in actionOutcomes {
-            guard let problem = outcome.problem, let rule = outcome.action.activationRule, !rule.isEmpty else {
-                continue
-            }
-            errorOutput.write("action '\(outcome.action.identifier)':\n")
-            report([problem])
-        }
-        for outcome in interactionOutcomes where outcome.interaction.activationRule != nil {
-            for problem in outcome.problems {
-                errorOutput.write("interaction \(outcome.interaction.position):\n")
-                report([problem])
+            let reasons = arguments.has("--explain")
+            writeActionLines(
+                actionOutcomes, shown: enabled.count, listed: list != nil, explainingFor: reasons ? items : nil,
+                limits: limits)
+            writeInteractionLines(interactionOutcomes, matched: matched.count, explain: reasons)
+            if let differences {
+                for difference in differences { output.write(colorizeOutput("unexpected: ", .red) + difference + "\n") }
+                output.write(differences.isEmpty ? "as expected\n" : "\(differences.count) different from --expect\n")
             }
         }
+        if let differences { return differences.isEmpty ? 0 : 1 }
         return enabled.isEmpty && matched.isEmpty ? 1 : 0
     }
 
-    private mutating func writeActionLines(_ outcomes: [ActionOutcome], shown: Int, listed: Bool) {
+    /// The actions of an Info.plist, even when some are incomplete: an action that has at least
+    /// an identifier is kept (one without a rule is hidden), and each structural problem is a
+    /// warning at its position; only a file with no usable action is an input error.
+    private mutating func actionList(_ bytes: [UInt8], path: String) throws(ActionListError) -> FileProviderActionList {
+        do throws(ActionListError) {
+            return try FileProviderActionList(propertyListBytes: bytes)
+        } catch {
+            let check = InfoPlistCheck(propertyListBytes: bytes)
+            let usable = check.actions.compactMap { action in
+                action.identifier.map {
+                    FileProviderAction(identifier: $0, name: action.name ?? "", activationRule: action.rule)
+                }
+            }
+            guard !usable.isEmpty else { throw error }
+            for finding in check.findings where finding.ruleFinding == nil {
+                let located = CheckFinding(file: path, finding)
+                errorOutput.write(
+                    colorize("predicate: warning: ", .yellow) + "\(located.position): \(finding.message)"
+                        + located.keyPathSuffix + "\n")
+            }
+            return FileProviderActionList(actions: usable)
+        }
+    }
+
+    /// An input error: on standard error, and with `--json` also as `{"error": …}` on standard
+    /// output, so that a script reading the JSON always gets a document.
+    mutating func inputError(_ message: String, json: Bool) -> Int32 {
+        errorOutput.write(colorize("predicate: error: ", .red) + message + "\n")
+        if json { output.write(JSON.object([("error", .string(message))]).serialized + "\n") }
+        return 2
+    }
+
+    /// `--max-steps N`: the evaluation step limit (the default is EvaluationLimits' own).
+    func stepLimits(_ arguments: ParsedArguments, for subcommand: Subcommand) throws(UsageError) -> EvaluationLimits {
+        var limits = EvaluationLimits()
+        guard let text = arguments.options["--max-steps"] else { return limits }
+        guard let steps = Int(text), steps > 0 else {
+            throw UsageError(message: "--max-steps needs a positive integer, got '\(text)'", subcommand: subcommand)
+        }
+        limits.maximumSteps = steps
+        return limits
+    }
+
+    /// Shown, hidden because the rule is false, or hidden because of an error (in red); with
+    /// `explainingFor`, the deciding clause of each false rule and the caret under each error.
+    private mutating func writeActionLines(
+        _ outcomes: [ActionOutcome], shown: Int, listed: Bool, explainingFor items: [FileProviderItem]?,
+        limits: EvaluationLimits
+    ) {
         guard listed else { return }
         for outcome in outcomes {
-            let status = outcome.isEnabled ? colorizeOutput("shown ", .green) : colorizeOutput("hidden", .red)
-            var line = "\(status)  \(outcome.action.identifier) (\(outcome.action.name))"
-            if let problem = outcome.problem { line += ": \(problem.message)" }
-            output.write(line + "\n")
+            let label = "\(outcome.action.identifier) (\(outcome.action.name))"
+            if outcome.isEnabled {
+                output.write(colorizeOutput("shown ", .green) + "  \(label)\n")
+                continue
+            }
+            guard let problem = outcome.problem else {
+                output.write(colorizeOutput("hidden", .yellow) + "  \(label): the rule is false\n")
+                if let items, let rule = outcome.action.activationRule,
+                    let reason = HiddenActionReason(rule: rule, items: items, limits: limits)
+                {
+                    output.write("        false: \(reason.clause)\n")
+                    for value in reason.values { output.write("          \(value)\n") }
+                }
+                continue
+            }
+            let message = Self.withStepsHint(problem.message)
+            output.write(
+                colorizeOutput("hidden", .red) + "  \(label): " + colorizeOutput("error: ", .red) + message + "\n")
+            if items != nil, let rule = outcome.action.activationRule, !rule.isEmpty {
+                let rendered = problem.rendered(colored: tool.colorOutput)
+                for line in rendered.split(separator: "\n", omittingEmptySubsequences: false).dropFirst() {
+                    output.write("        \(line)\n")
+                }
+            }
         }
         output.write("\(shown) of \(outcomes.count) \(outcomes.count == 1 ? "action" : "actions") shown\n")
     }
 
-    private mutating func writeInteractionLines(_ outcomes: [UserInteractionOutcome], matched: Int) {
+    /// The step limit's message names the option that raises it.
+    static func withStepsHint(_ message: String) -> String {
+        message.contains("steps, the limit") ? message + " (raise it with --max-steps)" : message
+    }
+
+    private mutating func writeInteractionLines(_ outcomes: [UserInteractionOutcome], matched: Int, explain: Bool) {
         guard !outcomes.isEmpty else { return }
         for outcome in outcomes {
             let interaction = outcome.interaction
@@ -290,8 +203,14 @@ extension Session {
             let status = outcome.matched ? colorizeOutput("alert  ", .yellow) : colorizeOutput("no     ", .green)
             var line = "\(status)  \(label): matched \(outcome.matchedItems) of \(outcome.evaluations)"
             line += outcome.evaluations == 1 ? " evaluation" : " evaluations"
-            if let problem = outcome.problems.first { line += ": \(problem.message)" }
+            if let problem = outcome.problems.first { line += ": " + colorizeOutput("error: ", .red) + problem.message }
             output.write(line + "\n")
+            if explain, let problem = outcome.problems.first, outcome.interaction.activationRule != nil {
+                let rendered = problem.rendered(colored: tool.colorOutput)
+                for line in rendered.split(separator: "\n", omittingEmptySubsequences: false).dropFirst() {
+                    output.write("         \(line)\n")
+                }
+            }
         }
         let count = outcomes.count
         output.write("\(matched) of \(count) \(count == 1 ? "interaction" : "interactions") matched\n")
@@ -368,19 +287,37 @@ extension Session {
             do throws(FileProviderItemError) {
                 items.append(try FileProviderItem(properties: properties))
             } catch {
-                throw CommandLineIOError("\(origin): item \(index + 1): \(error)")
+                let hint = error.message.hasPrefix("not a property") ? " ('predicate help items' lists them)" : ""
+                throw CommandLineIOError("\(origin): item \(index + 1): \(error)\(hint)")
             }
         }
         return items
     }
 }
 
-private func actionJSON(_ outcome: ActionOutcome) -> JSON {
-    .object([
+/// Why a hidden action's rule is false, when it is false rather than failing.
+private func reason(
+    _ outcome: ActionOutcome, _ items: [FileProviderItem], _ limits: EvaluationLimits
+) -> HiddenActionReason? {
+    guard !outcome.isEnabled, outcome.problem == nil, let rule = outcome.action.activationRule else { return nil }
+    return HiddenActionReason(rule: rule, items: items, limits: limits)
+}
+
+/// An action's outcome; with `--explain`, a false rule's `"false"`: its deciding clause and values.
+private func actionJSON(_ outcome: ActionOutcome, reason: HiddenActionReason?) -> JSON {
+    var members: [(key: String, value: JSON)] = [
         ("identifier", .string(outcome.action.identifier)), ("name", .string(outcome.action.name)),
         ("enabled", .bool(outcome.isEnabled)),
         ("error", outcome.problem.map { JSON.string($0.description) } ?? .null),
-    ])
+    ]
+    if let reason {
+        members.append(
+            (
+                "false",
+                .object([("clause", .string(reason.clause)), ("values", .array(reason.values.map(JSON.string)))])
+            ))
+    }
+    return .object(members)
 }
 
 private func interactionJSON(_ outcome: UserInteractionOutcome) -> JSON {

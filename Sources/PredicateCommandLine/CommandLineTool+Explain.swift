@@ -32,10 +32,18 @@ extension Session {
                 object = try objectValue(arguments.options["--object"])
             }
         } catch {
-            errorOutput.write(colorize("predicate: error: ", .red) + "\(error)\n")
+            return inputError(error.message, json: arguments.has("--json"))
+        }
+        if case .array = object, arguments.has("--object") {
+            errorOutput.write(
+                colorize("predicate: error: ", .red)
+                    + "--object got a JSON array: for a selection of items, use --items FILE (the rule then sees "
+                    + "SELF = {fileproviderItems: [...]})\n")
             return 2
         }
-        let explanation = Interpreter().explain(predicate, on: object, variables: variables)
+        let limits = try stepLimits(arguments, for: .explain)
+        let explanation = Interpreter(environment: EvaluationEnvironment(limits: limits))
+            .explain(predicate, on: object, variables: variables)
         let renderer = ExplanationRenderer(source: rule, colored: tool.colorOutput)
         if arguments.has("--json") {
             output.write(renderer.document(explanation).serialized + "\n")
@@ -46,7 +54,11 @@ extension Session {
         case .truth(let flag):
             return flag ? 0 : 1
         case .error(let error):
-            report([evaluationDiagnostic(error, source: rule)])
+            let diagnostic = evaluationDiagnostic(error, source: rule)
+            report([
+                Diagnostic(
+                    .evaluationFailed(Self.withStepsHint(diagnostic.message)), range: diagnostic.range, source: rule)
+            ])
             return 2
         case .value, .skipped:
             return 2
@@ -59,7 +71,8 @@ struct ExplanationRenderer {
     let source: String
     let colored: Bool
 
-    /// The longest value shown in the text tree; JSON output is never shortened.
+    /// The longest value shown in the text tree; JSON output shows the first
+    /// ``Explanation/maximumExplainedElements`` elements of each collection instead.
     static let maximumValueWidth = 60
 
     func tree(_ root: Explanation) -> String {
@@ -106,7 +119,7 @@ struct ExplanationRenderer {
 
     private func paint(_ text: String, _ color: TerminalColor) -> String { colored ? color.wrap(text) : text }
 
-    private func shortValue(_ value: Value) -> String {
+    func shortValue(_ value: Value) -> String {
         let text = compact(value)
         guard text.count > Self.maximumValueWidth else { return text }
         return String(text.prefix(Self.maximumValueWidth - 1)) + "…"
@@ -123,18 +136,54 @@ struct ExplanationRenderer {
             if case .string(let name)? = identifier { return "<\(object.schema.typeName) \(name)>" }
             return "<\(object.schema.typeName)>"
         case .array(let elements), .set(let elements):
-            return "[" + elements.map(compact).joined(separator: ",") + "]"
+            // Only as many elements as the line can show: a selection may hold a million.
+            let shown = elements.prefix(Self.maximumValueWidth).map(compact).joined(separator: ",")
+            return "[" + shown + (elements.count > Self.maximumValueWidth ? ",…" : "") + "]"
         default: return JSON(value).serialized
         }
     }
 
     /// The rule's text under `range` (UTF-8 offsets), on one line.
-    private func excerpt(_ range: SourceRange) -> String {
+    func excerpt(_ range: SourceRange) -> String {
         let bytes = Array(source.utf8)
         let lower = min(max(0, range.lowerBound), bytes.count)
         let upper = min(max(lower, range.upperBound), bytes.count)
         return String(decoding: bytes[lower..<upper], as: UTF8.self).split(whereSeparator: \.isNewline)
             .joined(separator: " ")
+    }
+
+    /// A value as JSON with every collection cut to its first
+    /// ``Explanation/maximumExplainedElements`` elements, as the text tree shows it: a value of a
+    /// 100,000-item selection is otherwise written whole at every node that read it.
+    /// ``count(_:)`` gives the full count.
+    func boundedJSON(_ value: Value) -> JSON {
+        boundedJSON(value, depth: 0)
+    }
+
+    private func boundedJSON(_ value: Value, depth: Int) -> JSON {
+        let limit = Explanation.maximumExplainedElements
+        switch value {
+        case .array(let elements), .set(let elements):
+            guard depth < 32 else { return .array([]) }
+            return .array(elements.prefix(limit).map { boundedJSON($0, depth: depth + 1) })
+        case .dictionary(let entries):
+            guard depth < 32 else { return .object([]) }
+            return .object(
+                entries.keys.sorted().prefix(limit).map { key in
+                    (key, boundedJSON(entries[key] ?? .nil, depth: depth + 1))
+                })
+        default:
+            return JSON(value)
+        }
+    }
+
+    /// The number of elements of a collection value.
+    static func count(_ value: Value) -> Int? {
+        switch value {
+        case .array(let elements), .set(let elements): return elements.count
+        case .dictionary(let entries): return entries.count
+        default: return nil
+        }
     }
 
     func document(_ root: Explanation) -> JSON {
@@ -154,13 +203,16 @@ struct ExplanationRenderer {
             ("start", .number(JSON.Number(Int64(node.range.lowerBound)))),
             ("end", .number(JSON.Number(Int64(node.range.upperBound)))),
         ]
-        if let element = node.element { members.append(("element", JSON(element))) }
+        if let element = node.element { members.append(("element", boundedJSON(element))) }
         switch node.outcome {
         case .truth(let flag):
             members.append(("outcome", .string(flag ? "true" : "false")))
         case .value(let value):
             members.append(("outcome", .string("value")))
-            members.append(("value", JSON(value)))
+            members.append(("value", boundedJSON(value)))
+            if let count = Self.count(value), count > Explanation.maximumExplainedElements {
+                members.append(("valueCount", .number(JSON.Number(Int64(count)))))
+            }
         case .error(let error):
             members.append(("outcome", .string("error")))
             members.append(("error", .string(error.message)))

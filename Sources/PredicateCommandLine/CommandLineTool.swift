@@ -58,6 +58,9 @@ public struct CommandLineResult: Hashable, Sendable {
 /// `predicate --help` lists the subcommands and `predicate help eval` documents the JSON Lines
 /// contract. Exit codes: 0 success (or true), 1 false or findings, 2 usage or input error.
 public struct CommandLineTool: Sendable {
+    /// The tool's version, as `predicate --version` prints it and SARIF logs record it.
+    public static let version = "0.16.0"
+
     /// The evaluator `eval` uses by default (`--engine vm`); with `nil`, `eval` reports that
     /// evaluation is unavailable and `eval --jsonl` writes null results.
     public var evaluator: PredicateEvaluator?
@@ -172,6 +175,12 @@ struct Session<Input: CommandLineInput, Output: CommandLineOutput, ErrorOutput: 
         }
         let rest = arguments.dropFirst()
         switch first {
+        case "--version":
+            guard rest.isEmpty else {
+                throw UsageError(message: "unexpected '\(rest[rest.startIndex])'", subcommand: nil)
+            }
+            output.write("predicate \(CommandLineTool.version)\n")
+            return 0
         case "--help", "-h":
             guard rest.isEmpty else {
                 throw UsageError(message: "unexpected '\(rest[rest.startIndex])'", subcommand: nil)
@@ -182,6 +191,10 @@ struct Session<Input: CommandLineInput, Output: CommandLineOutput, ErrorOutput: 
             let parsed = try ParsedArguments(rest, for: .help)
             guard parsed.operands.count <= 1 else {
                 throw UsageError(message: "help takes at most one subcommand", subcommand: .help)
+            }
+            if parsed.operands.first == "items" {
+                output.write(ItemsHelp.text + "\n")
+                return 0
             }
             var topic: Subcommand?
             if let name = parsed.operands.first {
@@ -312,8 +325,7 @@ struct Session<Input: CommandLineInput, Output: CommandLineOutput, ErrorOutput: 
             variables = try variableValues(arguments.options["--vars"])
             object = try objectValue(arguments.options["--object"])
         } catch {
-            errorOutput.write("predicate: error: \(error)\n")
-            return 2
+            return inputError(error.message, json: arguments.has("--json"))
         }
         let parsed: ParsedPredicate
         do throws(Diagnostic) {

@@ -13,13 +13,14 @@ enum HelpText {
         case .disasm: return "usage: predicate disasm <rule> [--args JSON-ARRAY] [--expression] [--strict]"
         case .check:
             return """
-                usage: predicate check <rule> [--json] [--context activation|interaction]
-                       predicate check <Info.plist> [--json] [--plist]
+                usage: predicate check <rule> [--format FORMAT] [--fail-on LEVEL] [--context activation|interaction]
+                       predicate check <Info.plist|directory|-> ... [--format FORMAT] [--fail-on LEVEL] [--plist]
                 """
         case .actions:
             return """
-                usage: predicate actions <Info.plist> --items FILE|- [--json]
-                       predicate actions <Info.plist> --interaction FILE|- [--json]
+                usage: predicate actions <Info.plist|-> --items FILE|- [--explain] [--expect FILE|-] [--max-steps N]
+                                         [--json]
+                       predicate actions <Info.plist|-> --interaction FILE|- [--explain] [--expect FILE|-] [--json]
                 """
         case .filter:
             return "usage: predicate filter <rule> --items FILE.jsonl|- [--count] [--chunk-size N] [--args JSON-ARRAY]"
@@ -63,7 +64,8 @@ enum HelpText {
           check <rule>       Check a File Provider activation rule before it ships: unknown keys
                              (with a did-you-mean), type mismatches, constant comparisons, ...
           check Info.plist   Check the rule of every action in NSExtensionFileProviderActions
-                             and of every NSFileProviderUserInteractions entry.
+                             and of every NSFileProviderUserInteractions entry, and their
+                             structure, at the file's lines (--format xcode|github|sarif|json).
           actions Info.plist --items FILE
                              Show which actions a selection of items enables, and why the
                              others are hidden (--interaction FILE: which user-interaction
@@ -74,6 +76,8 @@ enum HelpText {
           filter <rule> --items FILE.jsonl
                              Stream the JSON lines (items) a rule matches, any file size.
           help [subcommand]  Show this help, or a subcommand's (same as <subcommand> --help).
+          help items         The properties of a File Provider item in JSON, with their defaults.
+          --version          Print the tool's version.
 
         A rule is one argument; quote it for the shell:  predicate format 'name == "x"'
         Use -- before a rule that starts with '-':       predicate format -- '-1 < x'
@@ -225,87 +229,132 @@ enum HelpText {
         """
 
     static let check = """
-        predicate check - find mistakes in File Provider activation rules
+        predicate check - find mistakes in File Provider activation rules and Info.plists
 
         USAGE
-          predicate check <rule> [--json] [--context activation|interaction]
-          predicate check <Info.plist> [--json] [--plist]
+          predicate check <rule> [--format FORMAT] [--fail-on LEVEL] [--context activation|interaction]
+          predicate check <Info.plist|directory|-> ... [--format FORMAT] [--fail-on LEVEL] [--plist]
 
         Checks a rule against the File Provider activation context, SELF =
         {fileproviderItems: [item]}, without running it (or, with --context interaction, against
         the NSFileProviderUserInteractions context: action, sourceItem, destinationItem,
-        sourceItemsCount, domainUserInfo). An operand ending in .plist (or any
-        operand, with --plist) is read as an Info.plist, XML or binary: the activation rule of
-        every action in NSExtensionFileProviderActions is checked, and the ActivationRule of every
-        entry of NSFileProviderUserInteractions (and of its SubInteractions, numbered 1, 1.1, ...)
-        is checked against the user-interaction context.
+        sourceItemsCount, domainUserInfo). An operand ending in .plist, a directory, or - (standard
+        input) is read as an Info.plist, XML or binary (with --plist, every operand is): the
+        activation rule of every action in NSExtensionFileProviderActions is checked, and the
+        ActivationRule of every entry of NSFileProviderUserInteractions (and of its
+        SubInteractions, numbered 1, 1.1, ...) against the user-interaction context. A directory
+        stands for every *Info.plist under it that declares File Provider rules (build folders,
+        .git and hidden folders are skipped).
 
-        Findings, each with a severity, the line:column and a caret under the offending text, and
-        a fix-it (the corrected rule) where one is known:
-          - keys an item does not have, with a did-you-mean ($i.uploadded -> uploaded)
+        Every finding in an Info.plist carries the file's own line and column: the rule is
+        located in the XML, entities (&amp;) and CDATA accounted for. A binary plist has no
+        lines; its findings give the key path of the value. Every problem of a file is reported
+        in one run:
+          - XML that does not parse, at its line and column (a raw && inside <string>: write
+            &amp;&amp; or AND)
+          - actions without an identifier, a name or a rule; duplicate identifiers; duplicate
+            keys; keys one or two edits from a documented one, with a did-you-mean
+          - interactions without ActivationRule, or with neither Alert nor SubInteractions
+        And in each rule, with a caret under the offending text and a fix-it where one is known:
+          - keys an item does not have, with a did-you-mean ($i.uploadded -> uploaded); .count
+            on a collection (the number of elements is @count)
           - context keys spelt differently from fileproviderItems (fileProviderItems)
           - variables that are never bound ($fileproviderItems)
           - type mismatches: a string compared with a number, @sum over strings, UTI operators
             on contentType (a type object) instead of contentType.identifier
+          - type identifiers one letter from a known one ("public.foldr")
           - BETWEEN without a two-element range, regular expressions that do not compile
           - AND and OR mixed without parentheses, and the parser's other warnings
           - SUBQUERY predicates that never use their variable (bare keys read SELF)
           - ANY ... == nil, and key paths that map over the selection and continue through an
             optional value (one item without it makes the rule fail)
           - rules or comparisons that are always true or always false: two constants, a count
-            against a negative bound, a value that is never nil compared with nil, FALSEPREDICATE
+            against a negative bound, a value that is never nil compared with nil,
+            FALSEPREDICATE, contradictions (x == YES AND x == NO, @count > 0 AND @count == 0),
+            masks that select no bit ((capabilities & 0) != 0)
           - with --context interaction, an action name that does not exist (action == 'move')
-        A rule that does not parse is reported as one error finding.
+        A rule that does not parse is reported as one error finding, at its cause where the
+        parser can tell (an unclosed '(' at the '(').
 
-        OUTPUT
-          Readable text on standard output, ending with a count of errors and warnings. With
-          --json, one JSON object:
+        FORMATS (--format)
+          text     Readable text grouped by action, ending with a count of errors and warnings.
+          xcode    file:line:column: error: message, as clang prints (a note for each fix-it), so
+                   an Xcode Run Script phase shows findings inline.
+          github   GitHub Actions annotations (::error file=...,line=...,col=...::message).
+          sarif    A SARIF 2.1.0 log with one run, for code-scanning services.
+          json     One JSON object a line, one line per file (--json is short for it):
             {"rule": "...", "findings": [FINDING, ...]}                       (a rule)
-            {"file": "...", "actions": [{"identifier", "name", "rule", "findings"}, ...],
-             "interactions": [{"position", "title", "rule", "findings"}, ...]}
+            {"file": "...", "actions": [{"identifier", "name", "rule", "line", "column",
+             "findings"}, ...], "interactions": [{"position", "title", "rule", "line", "column",
+             "findings"}, ...], "findings": [FINDING, ...], "errors": N, "warnings": N}
+            {"file": "...", "error": "..."}                                   (unreadable)
           ("interactions" only when the Info.plist declares some.)
-          FINDING = {"severity": "error"|"warning", "line", "column", "start", "end" (UTF-8 byte
-          offsets), "text", "message", "fixIt": {"start", "end", "replacement", "fixedRule"}|null}
+          FINDING = {"severity": "error"|"warning", "line", "column" (in the file, null in a
+          binary plist), "keyPath", "subject", "message"}, and for a finding inside a rule also
+          "ruleLine", "ruleColumn", "start", "end" (UTF-8 byte offsets in the rule), "text",
+          "fixIt": {"start", "end", "replacement", "fixedRule"}|null.
 
         OPTIONS
-          --json             Write JSON instead of text.
-          --plist            Read the operand as an Info.plist whatever its name.
+          --format FORMAT    text (the default), json, github, sarif or xcode.
+          --json             The same as --format json.
+          --fail-on LEVEL    error (the default): exit 1 for errors; warning: for warnings too;
+                             never: exit 0 whatever the findings (2 still for unreadable input).
+          --plist            Read every operand as an Info.plist whatever its name.
           --context NAME     activation (the default) or interaction: the SELF a rule is
                              checked against. Info.plist actions are always activation rules.
           -h, --help         Show this help.
 
         EXIT CODES
-          0  no findings
-          1  findings (errors or warnings), including a rule that does not parse
-          2  usage error, or an Info.plist that cannot be read or has no actions
+          0  no findings at the --fail-on level
+          1  findings at that level (by default, errors, including a rule that does not parse)
+          2  usage error, or a file that cannot be read (the other files are still checked and
+             reported)
         """
 
     static let actions = """
         predicate actions - which File Provider actions a selection enables
 
         USAGE
-          predicate actions <Info.plist> --items FILE|- [--json]
-          predicate actions <Info.plist> --interaction FILE|- [--json]
+          predicate actions <Info.plist|-> --items FILE|- [--explain] [--expect FILE|-] [--max-steps N]
+                            [--json]
+          predicate actions <Info.plist|-> --interaction FILE|- [--explain] [--expect FILE|-] [--json]
 
         Reads the actions declared in NSExtensionFileProviderActions (anywhere under NSExtension)
         of an Info.plist in XML or binary form, compiles every activation rule once, and
         evaluates each against SELF = {fileproviderItems: [the selected items]}. An action whose
-        rule is missing, does not parse or fails to evaluate is hidden, and the reason is given
-        (with a caret under the failing text on standard error).
+        rule is missing, does not parse or fails to evaluate is hidden, and the reason is given;
+        an action whose rule is false is hidden too, and said to be (in yellow on a terminal,
+        errors in red). With --explain, each false rule's deciding clause (through AND, the
+        first false operand) and the values it read are shown, and each error's caret. An
+        incomplete action (no name, say) does not stop the run: it is evaluated if it has an
+        identifier, and the problem is a warning at its line (predicate check reports them all).
 
         ITEMS
           FILE (or standard input for -) holds a JSON array with one object per selected item,
           in selection order, with item properties under Apple's names or their aliases:
             [{"itemIdentifier": "1", "filename": "Notes.txt", "contentType": "public.plain-text",
               "isUploaded": true, "userInfo": {"com.example.locked": true}}]
-          contentType is given as its identifier; dates as {"$date": seconds since 2001}.
-          Unknown properties are errors.
+          contentType is given as its identifier; dates as ISO 8601 strings or
+          {"$date": seconds since 2001}; capabilities as a number or an array of names.
+          Unknown properties are errors, with a did-you-mean. 'predicate help items' lists every
+          property, its JSON type and its default.
 
         OUTPUT
           One line per action, in declared order: "shown" or "hidden", the identifier and name,
-          and why a hidden action failed; then a count. With --json:
+          and why a hidden action is hidden ("the rule is false", or "error: ..."); then a
+          count. With --json:
             {"enabled": [identifier, ...],
-             "actions": [{"identifier", "name", "enabled": true|false, "error": "..."|null}, ...]}
+             "actions": [{"identifier", "name", "enabled": true|false, "error": "..."|null}, ...],
+             "differences": [...]}                                       (with --expect)
+          With --explain, a hidden action whose rule is false also has
+          "false": {"clause": "...", "values": ["text = value", ...]}.
+          An input error with --json is {"error": "..."}.
+
+        EXPECTED RESULTS
+          --expect FILE compares the run with what FILE expects: a JSON array of the action
+          identifiers that must be shown, or an object with "enabled" (identifiers) and/or
+          "matched" (interaction positions, "1.1"); a saved --json run is such an object. Each
+          difference is printed, and the exit code is 0 when there is none, 1 otherwise.
 
         USER INTERACTIONS
           With --interaction FILE, the NSFileProviderUserInteractions of the Info.plist are
@@ -326,13 +375,19 @@ enum HelpText {
           --items FILE|-     The selection, as a JSON array of item objects.
           --interaction FILE|-
                              An operation to evaluate the user interactions for.
+          --explain          Say why each hidden action is hidden: the deciding clause and its
+                             values, or the error with a caret.
+          --expect FILE|-    The expected outcome (see EXPECTED RESULTS).
+          --max-steps N      The evaluation step limit of each rule (default 10,000,000); a rule
+                             over a huge selection may need more.
           --json             Write JSON instead of text.
           -h, --help         Show this help.
-        One of --items and --interaction is required. Output is coloured on a terminal.
+        One of --items and --interaction is required; standard input (-) feeds one of them.
+        Output is coloured on a terminal.
 
         EXIT CODES
-          0  at least one action is shown, or one interaction matched
-          1  no action is shown and no interaction matched
+          0  at least one action is shown, or one interaction matched (with --expect: as expected)
+          1  no action is shown and no interaction matched (with --expect: a difference)
           2  usage error, or an Info.plist, items or interaction file that cannot be read
         """
 
@@ -401,7 +456,9 @@ enum HelpText {
                              answered with real items (an unknown key is an error, as on a device).
           --vars JSON-OBJECT Variable bindings ($name).
           --args JSON-ARRAY  Values for format specifiers in the rule.
-          --json             Write JSON instead of the text tree.
+          --max-steps N      The evaluation step limit (default 10,000,000).
+          --json             Write JSON instead of the text tree; each collection value shows its
+                             first 20 elements, with "valueCount" when it has more.
           --strict           Make parser warnings errors.
           -h, --help         Show this help.
 

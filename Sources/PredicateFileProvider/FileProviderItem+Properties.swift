@@ -17,8 +17,9 @@ extension FileProviderItem {
     /// from JSON: `{"itemIdentifier": "1", "filename": "a.txt", "isUploaded": false,
     /// "contentType": "public.plain-text", "userInfo": {"rank": 2}}`.
     ///
-    /// `contentType` is given as its identifier string. Dates are dates, or numbers of seconds
-    /// since 2001-01-01. `parentItemIdentifier` defaults to the root container, `itemIdentifier` to
+    /// `contentType` is given as its identifier string. Dates are dates, ISO 8601 strings, or
+    /// numbers of seconds since 2001-01-01. `capabilities` is a bit mask, a capability name
+    /// (`allowsRenaming`) or an array of them. `parentItemIdentifier` defaults to the root container, `itemIdentifier` to
     /// the filename. Unknown keys and values of the wrong type are errors, so a typo in a test
     /// fixture cannot silently become a default.
     ///
@@ -33,11 +34,11 @@ extension FileProviderItem {
         for key in properties.keys.sorted() {
             guard let value = properties[key], value != .nil, value != .null else { continue }
             guard let slot = FileProviderItem.schema.slot(forKey: key) else {
+                let suggestion = DidYouMean.suggestion(for: key, among: FileProviderItem.schema.keys)
                 throw FileProviderItemError(
                     key: key,
-                    message:
-                        "not a property of a File Provider item (known: \(FileProviderItem.schema.fields.map(\.name).joined(separator: ", ")))"
-                )
+                    message: "not a property of a File Provider item"
+                        + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
             }
             try set(slot: slot, key: key, to: value)
         }
@@ -56,7 +57,7 @@ extension FileProviderItem {
                 UInt32(truncatingIfNeeded: try Self.integer(pair["type"] ?? .int(0), key)),
                 UInt32(truncatingIfNeeded: try Self.integer(pair["creator"] ?? .int(0), key))
             )
-        case 6: capabilities = FileProviderCapabilities(rawValue: try Self.integer(value, key))
+        case 6: capabilities = try Self.capabilities(value, key)
         case 7: fileSystemFlags = FileProviderFileSystemFlags(rawValue: try Self.integer(value, key))
         case 8: documentSize = try Self.integer(value, key)
         case 9: childItemCount = try Self.integer(value, key)
@@ -143,7 +144,45 @@ extension FileProviderItem {
         case .int(let seconds): return Double(seconds)
         case .uint(let seconds): return Double(seconds)
         case .double(let seconds): return seconds
-        default: throw wrongType(key, "a date or a number of seconds since 2001-01-01", value)
+        case .string(let text):
+            guard let seconds = ISO8601Date.seconds(text) else {
+                throw FileProviderItemError(
+                    key: key, message: "'\(text)' is not an ISO 8601 date such as 2026-12-02 or 2026-12-02T09:30:00Z")
+            }
+            return seconds
+        default: throw wrongType(key, "a date (an ISO 8601 string, or a number of seconds since 2001-01-01)", value)
+        }
+    }
+
+    /// The capability names items may give instead of the bit mask, with their bits (Apple's
+    /// `NSFileProviderItemCapabilities` names).
+    public static let capabilityNames: [(name: String, bits: FileProviderCapabilities)] = [
+        ("allowsReading", .allowsReading), ("allowsContentEnumerating", .allowsContentEnumerating),
+        ("allowsWriting", .allowsWriting), ("allowsAddingSubItems", .allowsAddingSubItems),
+        ("allowsReparenting", .allowsReparenting), ("allowsRenaming", .allowsRenaming),
+        ("allowsTrashing", .allowsTrashing), ("allowsDeleting", .allowsDeleting), ("allowsEvicting", .allowsEvicting),
+        ("allowsExcludingFromSync", .allowsExcludingFromSync), ("allowsAll", .allowsAll),
+    ]
+
+    /// A bit mask, a capability name, or an array of names and masks.
+    private static func capabilities(
+        _ value: Value, _ key: String
+    ) throws(FileProviderItemError) -> FileProviderCapabilities {
+        switch value {
+        case .string(let name):
+            guard let bits = capabilityNames.first(where: { $0.name == name })?.bits else {
+                let suggestion = DidYouMean.suggestion(for: name, among: capabilityNames.map(\.name))
+                throw FileProviderItemError(
+                    key: key,
+                    message: "'\(name)' is not a capability" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
+            }
+            return bits
+        case .array(let elements):
+            var union: FileProviderCapabilities = []
+            for element in elements { union.formUnion(try capabilities(element, key)) }
+            return union
+        default:
+            return FileProviderCapabilities(rawValue: try integer(value, key))
         }
     }
 

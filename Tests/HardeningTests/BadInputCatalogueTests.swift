@@ -244,14 +244,11 @@ import Testing
 
     static let propertyLists: [HostileInput] = [
         .init(
-            "empty plist", .propertyList([]),
-            "not a property list (XML or binary): The operation could not be completed. The data is not in the correct format."
-        ),
+            "empty plist", .propertyList([]), "the file is empty: not a property list"),
         .init("plain text", .propertyList(Array("hello".utf8)), "the property list is not a dictionary"),
         .init(
             "truncated binary plist", .propertyList(Array("bplist00".utf8) + [0xD1, 0x01]),
-            "not a property list (XML or binary): The operation could not be completed. The data is not in the correct format."
-        ),
+            "the file starts as a binary property list (bplist) but is truncated or corrupt"),
         .init("array at the top", .propertyList(plist("<array/>")), "the property list is not a dictionary"),
         .init("no NSExtension", .propertyList(plist("<dict/>")), "the property list has no NSExtension dictionary"),
         .init(
@@ -294,7 +291,10 @@ import Testing
             "invalid UTF-8 in XML",
             .propertyList(
                 plist("<dict><key>NSExtension</key><string>\u{FFFD}</string></dict>").map { $0 == 0xEF ? 0xFF : $0 }),
-            "not a property list (XML or binary): The operation could not be completed. The data is not in the correct format."
+            "line 3, column 58: not a valid XML property list: the file is not valid UTF-8 here"),
+        .init(
+            "raw && in a rule", .propertyList(action(rule: "a == 1 && b == 2")),
+            "line 3, column 309: not a valid XML property list: a raw '&&' is not valid XML: write '&amp;&amp;' or, better, AND"
         ),
     ]
 

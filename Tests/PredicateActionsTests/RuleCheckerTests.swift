@@ -26,6 +26,34 @@ struct ExpectedFinding: Sendable, CustomStringConvertible {
 
 private let findingCases: [ExpectedFinding] = [
     ExpectedFinding(
+        "fileproviderItems.count > 1", .error, at: "count", "'@count'", fixed: "fileproviderItems.@count > 1"),
+    ExpectedFinding(
+        "fileproviderItems.sum > 1", .error, at: "sum", "the collection's sum is '@sum'",
+        fixed: "fileproviderItems.@sum > 1"),
+    ExpectedFinding(
+        "SUBQUERY(fileproviderItems, $i, $i.isShared == YES AND $i.isShared == NO).@count > 0", .warning,
+        at: "$i.isShared == NO", "'$i.isShared == YES' and '$i.isShared == NO' can never both be true"),
+    ExpectedFinding(
+        "fileproviderItems.@count > 0 AND fileproviderItems.@count == 0", .warning, at: "fileproviderItems.@count == 0",
+        "can never both be true, so this AND is always false"),
+    ExpectedFinding(
+        "fileproviderItems.@count >= 2 AND fileproviderItems.@count < 2", .warning, at: "fileproviderItems.@count < 2",
+        "can never both be true"),
+    ExpectedFinding(
+        "SUBQUERY(fileproviderItems, $i, ($i.capabilities & 0) != 0).@count > 0", .warning,
+        at: "($i.capabilities & 0) != 0",
+        "is always 0 (a mask of 0 selects no bit), so this comparison is always false",
+        fixed: "SUBQUERY(fileproviderItems, $i, FALSEPREDICATE).@count > 0"),
+    ExpectedFinding(
+        "SUBQUERY(fileproviderItems, $i, ($i.capabilities & 256) == 0).@count > 0", .warning,
+        at: "($i.capabilities & 256) == 0", "256 has none of the capability bits",
+        fixed: "SUBQUERY(fileproviderItems, $i, TRUEPREDICATE).@count > 0"),
+    ExpectedFinding(
+        #"SUBQUERY(fileproviderItems, $i, $i.contentType.identifier UTI-CONFORMS-TO "public.foldr").@count > 0"#,
+        .warning, at: #""public.foldr""#, "did you mean 'public.folder'?",
+        fixed: #"SUBQUERY(fileproviderItems, $i, $i.contentType.identifier UTI-CONFORMS-TO "public.folder").@count > 0"#
+    ),
+    ExpectedFinding(
         "SUBQUERY(fileproviderItems, $fileproviderItem, $fileproviderItem.uploadded == YES).@count > 0", .error,
         at: "uploadded", "did you mean 'uploaded' (or 'isUploaded')?",
         fixed: "SUBQUERY(fileproviderItems, $fileproviderItem, $fileproviderItem.uploaded == YES).@count > 0"),
@@ -131,6 +159,13 @@ private let correctRules = [
     "ANY fileproviderItems.filename LIKE[c] '*.tx?'",
     "SUBQUERY(fileproviderItems, $i, $i.resolvedUserInfo.'a.inherited' == YES).@count > 0",
     "fileproviderItems.@count > 0 AND (ANY fileproviderItems.isShared == YES OR ALL fileproviderItems.isTrashed == NO)",
+    "fileproviderItems.@count >= 1 AND fileproviderItems.@count <= 1",
+    "SUBQUERY(fileproviderItems, $i, $i.isShared == YES OR $i.isShared == NO).@count > 0",
+    "SUBQUERY(fileproviderItems, $i, $i.documentSize > 10 AND $i.documentSize < 100).@count > 0",
+    "SUBQUERY(fileproviderItems, $i, ($i.capabilities & 128) != 0).@count > 0",
+    #"ANY fileproviderItems.typeIdentifier UTI-CONFORMS-TO "com.example.custom-type""#,
+    #"ANY fileproviderItems.typeIdentifier UTI-CONFORMS-TO "com.mycompany.doc""#,
+    #"ANY fileproviderItems.typeIdentifier UTI-EQUALS "com.example.archive""#,
 ]
 
 @Test(arguments: correctRules)

@@ -373,7 +373,9 @@ func helpExitsZero(arguments: [String]) {
 }
 
 @Test func helpTextsStayNarrow() {
-    for arguments in [["help"], ["help", "format"], ["help", "eval"]] {
+    for arguments in [
+        ["help"], ["help", "format"], ["help", "eval"], ["help", "check"], ["help", "actions"], ["help", "items"],
+    ] {
         for line in run(arguments).standardOutput.split(separator: "\n") {
             #expect(line.count <= 100, "\(line)")
         }

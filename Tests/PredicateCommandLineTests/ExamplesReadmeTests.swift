@@ -62,7 +62,10 @@ import Testing
             #expect(commands.contains { $0.hasPrefix("predicate \(subcommand) ") }, "no \(subcommand) example")
         }
         #expect(commands.contains { $0.contains("--interaction") })
-        #expect(commands.count == 13)
+        for format in ["xcode", "github"] {
+            #expect(commands.contains { $0.contains("--format \(format)") }, "no --format \(format) example")
+        }
+        #expect(commands.count == 19)
     }
 
     @Test(arguments: examples)
@@ -82,9 +85,11 @@ import Testing
         let result = CommandLineTool(evaluator: virtualMachineEvaluator, interpreter: interpreterEvaluator)
             .run(arguments: Array(arguments))
         let shown = example.expected.joined(separator: "\n") + "\n"
-        let matches =
-            result.standardOutput == shown
-            || (!dropStandardError && result.standardError + result.standardOutput == shown)
+        // The tool names files as given, and the README gives them relative to its directory.
+        let prefix = Self.directory.path + "/"
+        let output = result.standardOutput.replacingOccurrences(of: prefix, with: "")
+        let errors = result.standardError.replacingOccurrences(of: prefix, with: "")
+        let matches = output == shown || (!dropStandardError && errors + output == shown)
         #expect(matches, "stdout:\n\(result.standardOutput)\nstderr:\n\(result.standardError)")
         if let code = example.exitCode { #expect(result.exitCode == code) }
     }

@@ -506,7 +506,7 @@ import class Foundation.Thread
         ParseCase("# a == 1", .fails(at: "1:1", containing: "expected an identifier after '#'")),
         ParseCase("a == 1 AND AND b == 2", .fails(at: "1:12", containing: "expected an expression, found 'AND'")),
         ParseCase("a == 1 )", .fails(at: "1:8", containing: "unexpected ')' after the end of the rule")),
-        ParseCase("((a == 1)", .fails(at: "1:10", containing: "')' to close the '(' at 1:1")),
+        ParseCase("((a == 1)", .fails(at: "1:1", containing: "this '(' is never closed")),
         ParseCase("a == {1, 2,}", .fails(at: "1:12", containing: "expected an expression, found '}'")),
         ParseCase("a == foo(1)", .fails(at: "1:6", containing: "unknown function 'foo'")),
         ParseCase("a == 1 AND TRUE", .fails(at: "1:12", containing: "an expression alone is not a predicate")),

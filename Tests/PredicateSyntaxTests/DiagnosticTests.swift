@@ -6,7 +6,22 @@ import Testing
 @Suite struct SyntaxErrorTests {
     static let cases: [ParseCase] = [
         ParseCase("name == ", .fails(at: "1:9", containing: "expected an expression, found end of input")),
-        ParseCase("(a == 1", .fails(at: "1:8", containing: "expected ')' to close the '(' at 1:1")),
+        ParseCase("(a == 1", .fails(at: "1:1", containing: "this '(' is never closed: add the missing ')'")),
+        ParseCase("a == 1 AND (b == 2", .fails(at: "1:12", containing: "this '(' is never closed")),
+        ParseCase("(a == 1 AND (b == 2)", .fails(at: "1:1", containing: "this '(' is never closed")),
+        ParseCase("(a == 1))", .fails(at: "1:9", containing: "unexpected ')'")),
+        ParseCase(
+            "SUBQUERY(items, $i, $i.done == YES.@count > 0",
+            .fails(at: "1:9", containing: "this SUBQUERY '(' is never closed: add ')' after its predicate")),
+        ParseCase(
+            "SUBQUERY(items, $i, $i.done == YES", .fails(at: "1:9", containing: "this SUBQUERY '(' is never closed")),
+        ParseCase(
+            "SUBQUERY(items, $i, $i.a < $i.b < 3).@count > 0", .fails(at: "1:33", containing: "cannot be chained")),
+        ParseCase(
+            "SUBQUERY(items, $i, $i.done == YES)",
+            .fails(at: "1:1", containing: "a SUBQUERY is a collection, not a predicate: compare its count")),
+        ParseCase(
+            "a == 1 AND SUBQUERY(items, $i, $i.done == YES)", .fails(at: "1:12", containing: "SUBQUERY(…).@count > 0")),
         ParseCase("a == 1 AND\n  b ==", .fails(at: "2:7", containing: "expected an expression")),
         ParseCase("a == 1 AND\r\n  b == )", .fails(at: "2:8", containing: "found ')'")),
         ParseCase("a == 'x", .fails(at: "1:6", containing: "unterminated string literal")),

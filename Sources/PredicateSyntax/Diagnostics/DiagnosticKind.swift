@@ -33,10 +33,15 @@ public enum DiagnosticKind: Hashable, Sendable {
     case reservedWordAfterAt(String)
     /// A selector-style name (`modulus:by:`) not followed by `(`.
     case selectorWithoutCall(String)
+    /// A `SUBQUERY(…)` where a predicate belongs: it is a collection, so its count is compared.
+    case subqueryAlone
     /// `SUBQUERY`'s second argument is not a `$variable`.
     case subqueryNeedsVariable
     /// Input continued after a complete predicate or expression.
     case trailingInput(String)
+    /// A `(` that no later `)` closes; the diagnostic points at it, not at where the parser gave up.
+    /// The payload says what it opens (`SUBQUERY`), or is empty.
+    case unclosedParenthesis(String)
     /// A character that starts no token (`?`, a backslash, a control character).
     case unexpectedCharacter(String)
     /// A called function that is not built in; `suggestion` names a close one.
@@ -92,10 +97,17 @@ public enum DiagnosticKind: Hashable, Sendable {
             return "FUNCTION needs the selector name as a string, as in FUNCTION(x, 'lastPathComponent')"
         case .selectorWithoutCall(let name):
             return "'\(name)' must be followed by '(' and its arguments"
+        case .subqueryAlone:
+            return "a SUBQUERY is a collection, not a predicate: compare its count, as in SUBQUERY(…).@count > 0"
         case .subqueryNeedsVariable:
             return "SUBQUERY needs a variable such as $item as its second argument"
         case .trailingInput(let text):
             return "unexpected \(text) after the end of the rule"
+        case .unclosedParenthesis(let construct) where construct == "SUBQUERY":
+            return "this SUBQUERY '(' is never closed: add ')' after its predicate, as in "
+                + "SUBQUERY(items, $i, $i.x == 1).@count > 0"
+        case .unclosedParenthesis(let construct):
+            return "this \(construct.isEmpty ? "" : construct + " ")'(' is never closed: add the missing ')'"
         case .unexpectedCharacter(let text):
             return "unexpected character \(text)"
         case .unknownFunction(let name, let suggestion):

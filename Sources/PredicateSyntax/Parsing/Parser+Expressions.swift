@@ -343,11 +343,14 @@ extension Parser {
         case .leftParen:
             let open = advance()
             try enter()
-            defer { leave() }
-            let inner = try parseExpression()
-            guard let close = consume(.rightParen) else {
-                throw unexpected("')' to close the '(' at \(source.location(of: open.range.lowerBound))")
+            openers.append(Opener(token: open, construct: ""))
+            defer {
+                leave()
+                openers.removeLast()
             }
+            let inner = try parseExpression()
+            let close = try closeParenthesis(
+                expected: "')' to close the '(' at \(source.location(of: open.range.lowerBound))")
             return inner.withRange(open.range.union(close.range))
         case .keyword(.subquery):
             return try parseSubquery()
@@ -470,7 +473,11 @@ extension Parser {
         let keyword = advance()
         let open = try expect(.leftParen, "'(' after 'SUBQUERY'")
         try enter()
-        defer { leave() }
+        openers.append(Opener(token: open, construct: "SUBQUERY"))
+        defer {
+            leave()
+            openers.removeLast()
+        }
         let collection = try parseExpression()
         try expect(.comma, "',' after the SUBQUERY collection")
         guard case .variable(let variable) = current.kind else {
@@ -479,9 +486,8 @@ extension Parser {
         _ = advance()
         try expect(.comma, "',' after the SUBQUERY variable")
         let predicate = try parsePredicate()
-        guard let close = consume(.rightParen) else {
-            throw unexpected("')' to close the SUBQUERY '(' at \(source.location(of: open.range.lowerBound))")
-        }
+        let close = try closeParenthesis(
+            expected: "')' to close the SUBQUERY '(' at \(source.location(of: open.range.lowerBound))")
         let kind = ExpressionKind.subquery(collection: collection, variable: variable, predicate: predicate)
         return try checked(Expression(kind, range: keyword.range.union(close.range)))
     }

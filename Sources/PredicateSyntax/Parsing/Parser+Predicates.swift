@@ -83,11 +83,14 @@ extension Parser {
     private mutating func parseParenthesizedPredicateOrExpression() throws(Diagnostic) -> PredicateOrExpression {
         let open = try expect(.leftParen, "'('")
         try enter()
-        defer { leave() }
-        let inner = try parsePredicateOrExpression()
-        guard let close = consume(.rightParen) else {
-            throw unexpected("')' to close the '(' at \(source.location(of: open.range.lowerBound))")
+        openers.append(Opener(token: open, construct: ""))
+        defer {
+            leave()
+            openers.removeLast()
         }
+        let inner = try parsePredicateOrExpression()
+        let close = try closeParenthesis(
+            expected: "')' to close the '(' at \(source.location(of: open.range.lowerBound))")
         let range = open.range.union(close.range)
         switch inner {
         case .predicate(let predicate):
@@ -153,6 +156,7 @@ extension Parser {
             case .invalid, .tilde:
                 throw unexpected("a comparison operator")
             case .end, .rightParen, .comma, .keyword(.and), .keyword(.or), .logicalAnd, .logicalOr:
+                if case .subquery = lhs.kind { throw error(.subqueryAlone, at: lhs.range) }
                 throw error(
                     .bareExpression, at: lhs.range.lowerBound == lhs.range.upperBound ? operatorToken.range : lhs.range)
             default:
@@ -163,7 +167,7 @@ extension Parser {
         let options = try parseOptions(for: op)
         let rhs = try parseExpression()
         if comparisonOperator(current.kind) != nil {
-            throw error(.chainedComparison(text(of: current)), at: current.range)
+            throw chainedComparison(at: current)
         }
         let comparison = Comparison(lhs, op, rhs, quantifier: quantifier, options: options)
         return try checked(Predicate(.comparison(comparison), range: start.union(rhs.range)))

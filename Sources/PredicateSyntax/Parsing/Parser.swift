@@ -48,6 +48,8 @@ struct Parser {
     let options: ParseOptions
     private let tokens: [Token]
     private var position = 0
+    /// The `(` tokens of groups and SUBQUERYs being parsed, innermost last.
+    var openers: [Opener] = []
     private let arguments: [Value]
     private var argumentsUsed = 0
     private var nesting = 0
@@ -93,7 +95,7 @@ struct Parser {
             throw error(kind, at: token.range)
         default:
             if construct == .predicate, comparisonOperator(token.kind) != nil {
-                throw error(.chainedComparison(text(of: token)), at: token.range)
+                throw chainedComparison(at: token)
             }
             throw error(.trailingInput(token.kind.display), at: token.range)
         }
@@ -129,6 +131,40 @@ struct Parser {
     }
 
     /// The error for the current token when `what` was expected (a lexical error takes precedence).
+    /// An open `(` and the construct it belongs to (`SUBQUERY`, or empty for grouping).
+    struct Opener {
+        let token: Token
+        let construct: String
+    }
+
+    /// The innermost open `(` that none of the `)` left in the input can close, if any: the
+    /// likelier cause of a chained comparison or an early end than the place the parser stopped.
+    func unclosedOpener() -> Opener? {
+        guard !openers.isEmpty else { return nil }
+        var closers = 0
+        for token in tokens[min(position, tokens.count)...] where token.kind == .rightParen { closers += 1 }
+        guard closers < openers.count else { return nil }
+        return openers[openers.count - closers - 1]
+    }
+
+    /// Consumes the `)` that closes the innermost opener, or reports it missing: at the opener
+    /// left unclosed when the input ends, where the parser stands otherwise.
+    mutating func closeParenthesis(expected what: String) throws(Diagnostic) -> Token {
+        if let close = consume(.rightParen) { return close }
+        if current.kind == .end, let opener = unclosedOpener() {
+            throw error(.unclosedParenthesis(opener.construct), at: opener.token.range)
+        }
+        throw unexpected(what)
+    }
+
+    /// A chained comparison, or the unclosed `(` that explains it.
+    func chainedComparison(at token: Token) -> Diagnostic {
+        if let opener = unclosedOpener() {
+            return error(.unclosedParenthesis(opener.construct), at: opener.token.range)
+        }
+        return error(.chainedComparison(text(of: token)), at: token.range)
+    }
+
     func unexpected(_ what: String) -> Diagnostic {
         let token = current
         if case .invalid(let kind) = token.kind { return error(kind, at: token.range) }
