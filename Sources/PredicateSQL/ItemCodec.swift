@@ -60,7 +60,9 @@ public struct ItemCodec: Sendable {
 
     /// `CREATE TABLE` (and foreign-key index) statements for the mapping.
     public func createStatements(_ dialect: SQLDialect) -> [String] {
-        var columns = [quoted(mapping.primaryKey) + (dialect == .sqlite ? " INTEGER PRIMARY KEY" : " bigint PRIMARY KEY")]
+        var columns = [
+            quoted(mapping.primaryKey) + (dialect == .sqlite ? " INTEGER PRIMARY KEY" : " bigint PRIMARY KEY")
+        ]
         for key in scalarKeys {
             guard let column = mapping.columns[key] else { continue }
             columns.append(quoted(column.column) + " " + Self.sqlType(column, dialect))
@@ -70,11 +72,14 @@ public struct ItemCodec: Sendable {
             columns.append(quoted(column) + (dialect == .sqlite ? " TEXT" : " jsonb"))
         }
         let strict = dialect == .sqlite ? " STRICT" : ""
-        var statements = ["CREATE TABLE " + quoted(mapping.table) + " (" + columns.joined(separator: ", ") + ")" + strict]
+        var statements = [
+            "CREATE TABLE " + quoted(mapping.table) + " (" + columns.joined(separator: ", ") + ")" + strict
+        ]
         for key in childKeys {
             guard let child = mapping.children[key] else { continue }
             var childColumns = [
-                quoted(child.foreignKey) + (dialect == .sqlite ? " INTEGER NOT NULL" : " bigint NOT NULL") + " REFERENCES "
+                quoted(child.foreignKey) + (dialect == .sqlite ? " INTEGER NOT NULL" : " bigint NOT NULL")
+                    + " REFERENCES "
                     + quoted(mapping.table) + " ON DELETE CASCADE",
                 quoted(child.positionColumn) + (dialect == .sqlite ? " INTEGER NOT NULL" : " bigint NOT NULL"),
             ]
@@ -82,7 +87,8 @@ public struct ItemCodec: Sendable {
                 guard let column = child.columns[elementKey] else { continue }
                 childColumns.append(quoted(column.column) + " " + Self.sqlType(column, dialect))
             }
-            statements.append("CREATE TABLE " + quoted(child.table) + " (" + childColumns.joined(separator: ", ") + ")" + strict)
+            statements.append(
+                "CREATE TABLE " + quoted(child.table) + " (" + childColumns.joined(separator: ", ") + ")" + strict)
             statements.append(
                 "CREATE INDEX " + quoted(child.table + "_by_" + child.foreignKey) + " ON " + quoted(child.table) + " ("
                     + quoted(child.foreignKey) + ", " + quoted(child.positionColumn) + ")")
@@ -138,7 +144,8 @@ public struct ItemCodec: Sendable {
             switch item[key] ?? .nil {
             case .nil, .null: elements = []
             case .array(let list): elements = list
-            case let other: throw ItemEncodingError("'\(key)' must be an array (it is a child table), got \(other.kindName)")
+            case let other:
+                throw ItemEncodingError("'\(key)' must be an array (it is a child table), got \(other.kindName)")
             }
             var rows: [[SQLValue]] = []
             for (position, element) in elements.enumerated() {
@@ -178,7 +185,8 @@ public struct ItemCodec: Sendable {
         case (.boolean, .bool(let flag)): return .integer(flag ? 1 : 0)
         case (.real, .double(let number)), (.date, .date(let number)):
             guard !number.isNaN else {
-                throw ItemEncodingError("'\(key)' is NaN, which the database cannot store and order as the language does")
+                throw ItemEncodingError(
+                    "'\(key)' is NaN, which the database cannot store and order as the language does")
             }
             return .real(number)
         case (.real, .int(let number)):

@@ -199,7 +199,8 @@ extension TranslationWalk {
         case .postgres:
             guard !Self.folds(options) else { return .opaque(mayRaise: false) }
             // An empty needle is never found.
-            return .exact(guarded(column, "(" + column.ref + " <> '' AND strpos(" + parameter + ", " + column.ref + ") > 0)"))
+            return .exact(
+                guarded(column, "(" + column.ref + " <> '' AND strpos(" + parameter + ", " + column.ref + ") > 0)"))
         }
     }
 
@@ -214,7 +215,9 @@ extension TranslationWalk {
             // too long raises on every row with a value, so it stays in the residual.
             if string.isEmpty { return .exact(.alwaysFalse) }
             do {
-                guard string.utf8.count <= environment.limits.maximumPatternLength else { return .opaque(mayRaise: true) }
+                guard string.utf8.count <= environment.limits.maximumPatternLength else {
+                    return .opaque(mayRaise: true)
+                }
                 if op == .like {
                     _ = try environment.patterns.like(string, options: options)
                 } else {
@@ -224,7 +227,8 @@ extension TranslationWalk {
                 return .opaque(mayRaise: true)
             }
             guard dialect == .sqlite, let parameter = text(string) else { return .opaque(mayRaise: true) }
-            return .exact(guarded(column, call(op == .like ? "pvm_like" : "pvm_matches", [column.ref, parameter, optionBits])))
+            return .exact(
+                guarded(column, call(op == .like ? "pvm_like" : "pvm_matches", [column.ref, parameter, optionBits])))
         case .utiConformsTo, .utiEquals:
             guard let parameter = text(string) else { return .opaque(mayRaise: false) }
             switch dialect {

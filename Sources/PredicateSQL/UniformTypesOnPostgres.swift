@@ -28,6 +28,7 @@ extension TranslationWalk {
 
     private func asciiLowercased(_ text: String) -> String {
         String(
-            decoding: text.utf8.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 + 32 : $0 }, as: UTF8.self)
+            decoding: text.utf8.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 + 32 : $0 }, as: UTF8.self
+        )
     }
 }

@@ -28,7 +28,8 @@ enum FunctionContext {
                 handle, function.name, function.arguments, SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS,
                 UnsafeMutableRawPointer(bitPattern: index + 1), callFunction, nil, nil, nil)
             guard code == SQLITE_OK else {
-                throw SQLiteError(code: code, message: "cannot register \(function.name): " + String(cString: sqlite3_errmsg(handle)))
+                throw SQLiteError(
+                    code: code, message: "cannot register \(function.name): " + String(cString: sqlite3_errmsg(handle)))
             }
         }
     }

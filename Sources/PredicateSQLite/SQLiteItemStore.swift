@@ -56,7 +56,8 @@ public final class SQLiteItemStore {
             for key in indexes {
                 guard let column = mapping.columns[key]?.column else {
                     throw ItemStoreError.rule(
-                        TranslationError("cannot index '\(key)': it is not a column of the mapping", at: SourceRange(0, 0)))
+                        TranslationError(
+                            "cannot index '\(key)': it is not a column of the mapping", at: SourceRange(0, 0)))
                 }
                 try self.database.execute(
                     "CREATE INDEX " + sqlName(mapping.table + "_" + column) + " ON " + sqlName(mapping.table) + " ("

@@ -123,12 +123,16 @@ enum Generators {
                 let element = random.pick(["label", "weight"])
                 let innerOp = random.pick([ComparisonOperator.equal, .greater, .notEqual, .beginsWith, .lessOrEqual])
                 let inner = TestMapping.compare(
-                    PredicateSyntax.Expression(.keyPath(base: PredicateSyntax.Expression(.variable("t")), components: [.key(element)])), innerOp,
+                    PredicateSyntax.Expression(
+                        .keyPath(base: PredicateSyntax.Expression(.variable("t")), components: [.key(element)])),
+                    innerOp,
                     constant(for: element, innerOp), .direct, options)
-                let subquery = PredicateSyntax.Expression(.subquery(collection: TestMapping.key("tags"), variable: "t", predicate: inner))
+                let subquery = PredicateSyntax.Expression(
+                    .subquery(collection: TestMapping.key("tags"), variable: "t", predicate: inner))
                 count = PredicateSyntax.Expression(.keyPath(base: subquery, components: [.key("@count")]))
             }
-            let bound = TestMapping.constant(random.pick([.int(0), .int(1), .int(2), .double(1.5), .string("1"), .nil]))
+            let bound = TestMapping.constant(
+                random.pick([.int(0), .int(1), .int(2), .double(1.5), .string("1"), .nil]))
             return TestMapping.compare(count, random.pick([.greater, .equal, .lessOrEqual, .notEqual]), bound)
         case 2:
             let key = random.pick(["rank", "note", "missing"])

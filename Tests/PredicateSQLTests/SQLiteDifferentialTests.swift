@@ -49,7 +49,8 @@ enum Reference {
         _ rule: Predicate, _ expected: [Int64: Verdict], _ actual: [Int64: Verdict], _ translation: SQLTranslation
     ) -> String? {
         for id in expected.keys.sorted() where expected[id] != actual[id] {
-            return "rule \(rule.format) on item \(id): interpreter \(expected[id].map(String.init(describing:)) ?? "-"), "
+            return
+                "rule \(rule.format) on item \(id): interpreter \(expected[id].map(String.init(describing:)) ?? "-"), "
                 + "database \(actual[id].map(String.init(describing:)) ?? "-"); SQL \(translation.sql) "
                 + "\(translation.parameters), residual \(translation.residual.map(\.format) ?? "none")"
         }
