@@ -90,7 +90,8 @@ let package = Package(
             dependencies: [
                 "PredicateBatch", "PredicateInterpreter", "PredicateFileProvider", "PredicateSemantics",
                 "PredicateSyntax",
-                "PredicateValue", "PredicateBytecode", "PredicateVM",
+                "PredicateValue", "PredicateBytecode", "PredicateVM", "PredicateSQL", "PredicateSQLite",
+                "PredicatePostgres",
             ],
             exclude: ["Cases"]),
         .testTarget(
