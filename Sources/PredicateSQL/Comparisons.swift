@@ -69,6 +69,9 @@ extension TranslationWalk {
             condition = scalar(element, op, options, value)
         }
         guard case .exact(let sql) = condition else { return .opaque(mayRaise: true) }
+        // No element can satisfy a false condition, and every element satisfies a true one.
+        if quantifier == .any && sql.isAlwaysFalse { return .exact(.alwaysFalse) }
+        if quantifier == .all && sql.isAlwaysTrue { return .exact(.alwaysTrue) }
         switch quantifier {
         case .all:
             return .exact("(NOT EXISTS (SELECT 1 FROM " + childRows(child, alias: alias, where: .not(sql)) + "))")

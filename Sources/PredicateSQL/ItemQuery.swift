@@ -55,10 +55,13 @@ public struct ItemQuery: Sendable {
     private var mapping: TableMapping { codec.mapping }
 
     /// The items the clause keeps: primary key, then the columns in ``ItemCodec/columnNames`` order.
+    /// Unordered: an `ORDER BY` the primary key would make SQLite prefer scanning the table in
+    /// key order to searching an index on the filtered column; ``assemble(items:children:interpreter:)``
+    /// sorts instead.
     public var itemStatement: String {
         let columns = ([mapping.primaryKey] + codec.columnNames).map { quoted(mapping.table) + "." + quoted($0) }
         return "SELECT " + columns.joined(separator: ", ") + " FROM " + quoted(mapping.table) + " WHERE "
-            + translation.sql + " ORDER BY " + quoted(mapping.table) + "." + quoted(mapping.primaryKey)
+            + translation.sql
     }
 
     /// The child rows of the kept items for one to-many key: foreign key, then the element columns.
@@ -83,10 +86,15 @@ public struct ItemQuery: Sendable {
                 childRows[owner, default: [:]][key, default: []].append(Array(row.dropFirst()))
             }
         }
-        var items: [StoredItem] = []
-        var errors: [RowError] = []
+        var keyed: [(id: Int64, row: [SQLValue])] = []
         for row in rows {
             guard case .integer(let id) = row.first else { continue }
+            keyed.append((id, row))
+        }
+        keyed.sort { $0.id < $1.id }
+        var items: [StoredItem] = []
+        var errors: [RowError] = []
+        for (id, row) in keyed {
             let item = codec.decode(Array(row.dropFirst()), children: childRows[id] ?? [:])
             guard let residual = translation.residual else {
                 items.append(StoredItem(id: id, item: item))

@@ -1,3 +1,4 @@
+import PredicateInterpreter
 import PredicateSyntax
 import PredicateValue
 
@@ -57,10 +58,37 @@ extension TranslationWalk {
                 return .untranslatable
             }
         case .index(let base, .size):
-            guard case .collection(let child) = resolve(base, scope) else { return .untranslatable }
-            return .column(count(child, where: .alwaysTrue, alias: nextAlias()))
+            if case .collection(let child) = resolve(base, scope) {
+                return .column(count(child, where: .alwaysTrue, alias: nextAlias()))
+            }
+            return evaluatedNow(expression)
         default:
+            return evaluatedNow(expression)
+        }
+    }
+
+    /// An expression that reads neither the item nor a variable, and does not depend on when it
+    /// runs, has one value for every row: computed here (`CAST(0, 'NSDate')`, `1024 * 1024`) and
+    /// bound as a constant. One that fails would fail on every row, so it stays in the residual.
+    private func evaluatedNow(_ expression: Expression) -> Operand {
+        guard Self.isClosed(.expression(expression)) else { return .untranslatable }
+        do {
+            return .constant(try Interpreter(environment: environment).evaluate(expression, on: .nil))
+        } catch {
             return .untranslatable
+        }
+    }
+
+    private static func isClosed(_ node: SyntaxNode) -> Bool {
+        switch node {
+        case .expression(let expression):
+            switch expression.kind {
+            case .evaluatedObject, .variable, .assignment, .anyKey, .subquery, .invoke: return false
+            case .function(let name, _) where name == "now" || name == "random" || name == "randomn:": return false
+            default: return expression.kind.children.allSatisfy(isClosed)
+            }
+        case .predicate(let predicate):
+            return predicate.kind.children.allSatisfy(isClosed)
         }
     }
 

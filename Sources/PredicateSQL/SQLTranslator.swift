@@ -13,10 +13,10 @@ import PredicateValue
 /// error and the database must not drop a row on which the rule would raise.
 ///
 /// ```swift
-/// let mapping = TableMapping(table: "items", columns: ["size": ColumnMapping(column: "size", type: .integer)])
-/// let rule = try PredicateParser.parsePredicate("size > 100").predicate
+/// let mapping = TableMapping(table: "items", columns: ["fileSize": ColumnMapping(column: "fileSize", type: .integer)])
+/// let rule = try PredicateParser.parsePredicate("fileSize > 100").predicate
 /// let clause = try SQLTranslator.translate(rule, mapping: mapping, dialect: .sqlite)
-/// // clause.sql == #"("items"."size" IS NOT NULL AND "items"."size" > ?1)"#, clause.parameters == [.integer(100)]
+/// // clause.sql == #"("items"."fileSize" IS NOT NULL AND "items"."fileSize" > ?1)"#, clause.parameters == [.integer(100)]
 /// ```
 public enum SQLTranslator {
     /// Translates `predicate`, bound or not (a bound key reads as its key).

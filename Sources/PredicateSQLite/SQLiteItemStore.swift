@@ -28,9 +28,9 @@ public enum ItemStoreError: Error, Sendable, CustomStringConvertible {
 /// residual, when there is one, is evaluated here on the rows SQLite returns.
 ///
 /// ```swift
-/// let store = try SQLiteItemStore(mapping: mapping, indexes: ["size"])
-/// try store.insert(id: 1, ["name": .string("a.pdf"), "size": .int(5_000_000)])
-/// let big = try store.query(PredicateParser.parsePredicate("size > 1e6").predicate).items
+/// let store = try SQLiteItemStore(mapping: mapping, indexes: ["fileSize"])
+/// try store.insert(id: 1, ["name": .string("a.pdf"), "fileSize": .int(5_000_000)])
+/// let big = try store.query(PredicateParser.parsePredicate("fileSize > 1e6").predicate).items
 /// ```
 public final class SQLiteItemStore {
     /// The mapping the tables were built from.

@@ -28,7 +28,7 @@ enum Generators {
     static func item(_ random: inout SplitMix64) -> [String: Value] {
         var item: [String: Value] = [:]
         func put(_ key: String, _ value: Value) { if !value.isNil { item[key] = value } }
-        put("size", random.pick(sizes))
+        put("bytes", random.pick(sizes))
         put("score", random.pick(scores))
         put("name", random.pick(names))
         put("flag", random.pick([.bool(true), .bool(false), .nil]))
@@ -89,7 +89,7 @@ enum Generators {
     /// push down; the rest come from ``constants``, of every kind.
     static func typedConstants(_ key: String) -> [Value] {
         switch key {
-        case "size", "weight", "flag", "score", "rank":
+        case "bytes", "weight", "flag", "score", "rank":
             return sizes + scores + [.bool(true), .bool(false), .double(2.5), .array([.int(0), .int(100)])]
         case "modified":
             return dates + [.array([.date(secondsSinceReferenceDate: -10), .date(secondsSinceReferenceDate: 10)])]
@@ -100,7 +100,7 @@ enum Generators {
         }
     }
 
-    private static let scalarKeys = ["size", "score", "name", "flag", "modified", "kind"]
+    private static let scalarKeys = ["bytes", "score", "name", "flag", "modified", "kind"]
 
     private static func comparison(_ random: inout SplitMix64) -> PredicateSyntax.Predicate {
         let op = random.pick(ComparisonOperator.allCases.filter { $0 != .tokenMatches })

@@ -14,7 +14,7 @@ struct PostgresDifferentialTests {
         let connection = try PostgresServer.connect(schema: "differential")
         defer { PostgresServer.drop("differential", on: connection) }
         let store = PostgresItemStore(mapping: TestMapping.mapping, connection: connection)
-        try store.createTables(indexes: ["size"])
+        try store.createTables(indexes: ["bytes"])
         // The same items as the SQLite test, less the text PostgreSQL cannot hold (none here).
         let items = SQLiteDifferentialTests.items()
         for (id, item) in items { try store.insert(id: id, item) }

@@ -8,7 +8,7 @@ enum TestMapping {
     static let mapping = TableMapping(
         table: "items",
         columns: [
-            "size": ColumnMapping(column: "size", type: .integer),
+            "bytes": ColumnMapping(column: "bytes", type: .integer),
             "score": ColumnMapping(column: "score", type: .real),
             "name": ColumnMapping(column: "name", type: .text),
             "flag": ColumnMapping(column: "flag", type: .boolean),
