@@ -1,5 +1,6 @@
 import CSQLite
 import PredicateSQL
+import PredicateSemantics
 
 /// A failure reported by SQLite, with its message.
 public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -25,7 +26,14 @@ public final class SQLiteDatabase {
     let handle: OpaquePointer
 
     /// Opens (or creates) the database at `path`; `":memory:"` for a private in-memory one.
-    public init(path: String = ":memory:") throws(SQLiteError) {
+    ///
+    /// - Parameter environment: What the functions evaluate with (type table, limits): the
+    ///   environment of the interpreter that re-checks residuals, so both answer alike.
+    public init(
+        path: String = ":memory:", environment: EvaluationEnvironment = EvaluationEnvironment()
+    )
+        throws(SQLiteError)
+    {
         var opened: OpaquePointer?
         let code = sqlite3_open_v2(path, &opened, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil)
         guard let opened else { throw SQLiteError(code: code, message: "cannot open \(path)") }
@@ -36,7 +44,7 @@ public final class SQLiteDatabase {
         }
         handle = opened
         do {
-            try FunctionContext.register(on: opened)
+            try FunctionContext.register(on: opened, environment: environment)
             try execute("PRAGMA foreign_keys = ON")
         } catch {
             sqlite3_close_v2(opened)

@@ -42,7 +42,8 @@ public final class SQLiteItemStore {
     private let codec: ItemCodec
 
     /// Creates the tables of `mapping` (and an index on each column of `indexes`, by key) in
-    /// `database`, a new in-memory database by default.
+    /// `database`, by default a new in-memory one whose functions use `interpreter`'s environment
+    /// (pass a database opened with the same environment, or UTI conformance may disagree).
     public init(
         mapping: TableMapping, indexes: [String] = [], database: SQLiteDatabase? = nil,
         interpreter: Interpreter = Interpreter()
@@ -51,7 +52,7 @@ public final class SQLiteItemStore {
         self.interpreter = interpreter
         codec = ItemCodec(mapping: mapping)
         do {
-            self.database = try database ?? SQLiteDatabase()
+            self.database = try database ?? SQLiteDatabase(environment: interpreter.environment)
             for statement in codec.createStatements(.sqlite) { try self.database.execute(statement) }
             for key in indexes {
                 guard let column = mapping.columns[key]?.column else {

@@ -1,5 +1,7 @@
+import PredicateInterpreter
 import PredicateSQL
 import PredicateSQLite
+import PredicateSemantics
 import PredicateSyntax
 import PredicateValue
 import Testing
@@ -102,5 +104,36 @@ struct SQLiteItemStoreTests {
         let store = try SQLiteItemStore(mapping: TestMapping.mapping)
         try store.insert(id: 1, ["kind": .string("public.png")])
         #expect(try store.query(rule).items.map(\.id) == [1])
+    }
+}
+
+/// Types the host declares conform in the database as in the interpreter: the SQLite functions
+/// use the store's environment, and the PostgreSQL `IN` list is drawn from its type table.
+@Suite("Host type declarations")
+struct HostTypeTests {
+    static let interpreter = Interpreter(
+        environment: EvaluationEnvironment(
+            uniformTypes: UniformTypeRegistry.system.registering([
+                UniformTypeDeclaration("com.example.notes", conformsTo: ["public.plain-text"])
+            ])))
+
+    @Test func sqliteFunctionsUseTheStoresTypes() throws {
+        let store = try SQLiteItemStore(mapping: TestMapping.mapping, interpreter: Self.interpreter)
+        try store.insert(id: 1, ["kind": .string("com.example.notes")])
+        try store.insert(id: 2, ["kind": .string("public.jpeg")])
+        let rule = try PredicateParser.parsePredicate("kind UTI-CONFORMS-TO 'public.text'").predicate
+        let result = try store.query(rule)
+        #expect(result.translation.isExact)
+        #expect(result.items.map(\.id) == [1])
+    }
+
+    @Test func postgresListsTheHostsTypes() throws {
+        let rule = try PredicateParser.parsePredicate("kind UTI-CONFORMS-TO 'public.text'").predicate
+        let translation = try SQLTranslator.translate(
+            rule, mapping: TestMapping.mapping, dialect: .postgres, environment: Self.interpreter.environment)
+        #expect(translation.isExact)
+        #expect(translation.parameters.contains(.text("com.example.notes")))
+        #expect(translation.parameters.contains(.text("public.plain-text")))
+        #expect(!translation.parameters.contains(.text("public.jpeg")))
     }
 }
