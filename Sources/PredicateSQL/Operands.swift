@@ -94,6 +94,13 @@ extension TranslationWalk {
 
     private mutating func itemPath(_ keys: [String]) -> Operand {
         guard let first = keys.first else { return .untranslatable }
+        // A to-one path flattened into the row (`parent.name` → `parent_name`).
+        if keys.count > 1, let column = mapping.columns[keys.joined(separator: ".")] {
+            return .column(
+                ColumnOperand(
+                    ref: SQLFragment(itemTable + "." + quoted(column.column)), type: column.type,
+                    isNullable: column.isNullable))
+        }
         if let column = mapping.columns[first] {
             guard keys.count == 1 else { return .untranslatable }
             return .column(

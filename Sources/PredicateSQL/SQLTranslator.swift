@@ -154,7 +154,8 @@ struct KeyCheck {
     func check(_ node: SyntaxNode) throws(TranslationError) {
         if case .expression(let expression) = node, case .keyPath(let base, let components) = expression.kind,
             case .evaluatedObject = base.kind, let first = components.first?.key,
-            mapping.columns[first] == nil, mapping.jsonColumns[first] == nil, mapping.children[first] == nil
+            mapping.columns[first] == nil, mapping.jsonColumns[first] == nil, mapping.children[first] == nil,
+            mapping.columns[components.compactMap(\.key).joined(separator: ".")] == nil
         {
             throw TranslationError(
                 "the key '\(first)' has no column, JSON column or child table in the mapping of '\(mapping.table)'",

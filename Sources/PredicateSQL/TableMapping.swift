@@ -75,7 +75,8 @@ public struct TableMapping: Hashable, Sendable {
     public var table: String
     /// The item table's integer primary key.
     public var primaryKey: String
-    /// Scalar keys.
+    /// Scalar keys. A key may be a dotted path (`parent.name`) whose value the row holds
+    /// flattened; such a mapping translates rules, but the item stores hold only plain keys.
     public var columns: [String: ColumnMapping]
     /// Dictionary keys stored as JSON text (SQLite) or `jsonb` (PostgreSQL): key → column.
     public var jsonColumns: [String: String]
