@@ -52,8 +52,7 @@ struct SQLFragment: Sendable {
         if parts.contains(where: \.isAlwaysFalse) { return .alwaysFalse }
         let kept = parts.filter { !$0.isAlwaysTrue }
         if kept.isEmpty { return .alwaysTrue }
-        if kept.count == 1 { return kept[0] }
-        return "(" + joined(kept, separator: " AND ") + ")"
+        return balanced(kept[...], separator: " AND ")
     }
 
     /// Some part must hold; `FALSE` parts drop out and a `TRUE` part decides.
@@ -61,8 +60,24 @@ struct SQLFragment: Sendable {
         if parts.contains(where: \.isAlwaysTrue) { return .alwaysTrue }
         let kept = parts.filter { !$0.isAlwaysFalse }
         if kept.isEmpty { return .alwaysFalse }
-        if kept.count == 1 { return kept[0] }
-        return "(" + joined(kept, separator: " OR ") + ")"
+        return balanced(kept[...], separator: " OR ")
+    }
+
+    /// `parts` joined, in nested groups of at most 16, so that a rule with thousands of operands
+    /// stays within the database's expression depth (SQLite allows 1,000): a flat chain of `n`
+    /// operands parses `n` deep, the groups about 16 per level of log₁₆(n).
+    private static func balanced(_ parts: ArraySlice<SQLFragment>, separator: String) -> SQLFragment {
+        if parts.count == 1, let only = parts.first { return only }
+        guard parts.count > 16 else { return "(" + joined(Array(parts), separator: separator) + ")" }
+        let size = (parts.count + 15) / 16
+        var groups: [SQLFragment] = []
+        var start = parts.startIndex
+        while start < parts.endIndex {
+            let end = min(start + size, parts.endIndex)
+            groups.append(balanced(parts[start..<end], separator: separator))
+            start = end
+        }
+        return "(" + joined(groups, separator: separator) + ")"
     }
 
     /// The negation; only correct for a fragment that is never `NULL`, which every condition the
@@ -85,7 +100,9 @@ struct SQLFragment: Sendable {
                 parameters.append(value)
                 switch dialect {
                 case .sqlite:
-                    sql += "?\(parameters.count)"
+                    // Anonymous placeholders, numbered by position: SQLite resolves `?NNN` with a
+                    // linear search, quadratic over a clause with thousands of parameters.
+                    sql += "?"
                 case .postgres:
                     // The cast depends on the value's kind only, never its content: PostgreSQL
                     // needs a type for each parameter, and the text must not vary with the data.

@@ -12,7 +12,7 @@ import PredicateSyntax
 public struct SQLTranslation: Sendable {
     /// The dialect the clause is written in.
     public let dialect: SQLDialect
-    /// The `WHERE` clause, with placeholders (`?1` for SQLite, `$1::type` for PostgreSQL).
+    /// The `WHERE` clause, with placeholders (`?` for SQLite, numbered by position, `$1::type` for PostgreSQL).
     public let sql: String
     /// The values of the placeholders, in order.
     public let parameters: [SQLValue]

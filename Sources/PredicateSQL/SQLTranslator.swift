@@ -16,7 +16,7 @@ import PredicateValue
 /// let mapping = TableMapping(table: "items", columns: ["fileSize": ColumnMapping(column: "fileSize", type: .integer)])
 /// let rule = try PredicateParser.parsePredicate("fileSize > 100").predicate
 /// let clause = try SQLTranslator.translate(rule, mapping: mapping, dialect: .sqlite)
-/// // clause.sql == #"("items"."fileSize" IS NOT NULL AND "items"."fileSize" > ?1)"#, clause.parameters == [.integer(100)]
+/// // clause.sql == #"("items"."fileSize" IS NOT NULL AND "items"."fileSize" > ?)"#, clause.parameters == [.integer(100)]
 /// ```
 public enum SQLTranslator {
     /// Translates `predicate`, bound or not (a bound key reads as its key).
@@ -89,6 +89,12 @@ struct TranslationWalk {
 
     var itemTable: String { quoted(mapping.table) }
 
+    /// The most comparisons one clause pushes down. SQLite plans a `WHERE` in time quadratic in
+    /// its terms (seconds for 20,000); past this many, the interpreter's linear re-check of the
+    /// rest is the faster way to the same answer. (An `OR` of equalities on one key counts once.)
+    static let maximumPushedComparisons = 1_000
+    private var pushedComparisons = 0
+
     mutating func nextAlias() -> String {
         aliases += 1
         return "c\(aliases)"
@@ -106,12 +112,16 @@ struct TranslationWalk {
         case .and(let operands):
             return conjunction(node, operands, scope)
         case .or(let operands):
-            let parts = operands.map { translate($0, scope) }
+            let parts = Self.groupingEqualities(operands).map { translate($0, scope) }
+            let mayRaise = parts.contains(where: \.mayRaise)
             let sql = SQLFragment.any(parts.map(\.sql))
             guard parts.contains(where: { $0.residual != nil }) else { return .exact(sql) }
-            return Translated(sql: sql, residual: node, mayRaise: parts.contains(where: \.mayRaise))
+            return Translated(sql: sql, residual: node, mayRaise: mayRaise)
         case .comparison(let comparison):
-            let outcome = self.comparison(comparison, scope)
+            let outcome =
+                pushedComparisons < Self.maximumPushedComparisons
+                ? self.comparison(comparison, scope) : .opaque(mayRaise: true)
+            if case .exact = outcome { pushedComparisons += 1 }
             let result: Translated
             switch outcome {
             case .exact(let sql): result = .exact(sql)
@@ -139,6 +149,38 @@ struct TranslationWalk {
         }
         guard !residuals.isEmpty else { return .exact(.all(pushed)) }
         return Translated(sql: .all(pushed), residual: conjoined(residuals, node), mayRaise: false)
+    }
+
+    /// `x == 1 OR x == 2 OR …` as `x IN {1, 2, …}`, for the clause only: the two mean the same
+    /// (`==` without options is `isEqual`, as membership is, and neither raises), and databases
+    /// plan a long `IN` list in linear time where SQLite takes quadratic time over a long `OR`
+    /// (seconds for 20,000 operands). The residual, if any, keeps the operands as written.
+    static func groupingEqualities(_ operands: [Predicate]) -> [Predicate] {
+        var groups: [(key: Expression, values: [Value], range: SourceRange)] = []
+        var others: [Predicate] = []
+        for operand in operands {
+            guard case .comparison(let comparison) = operand.kind, comparison.quantifier == .direct,
+                comparison.op == .equal, comparison.options.isEmpty, case .keyPath(let base, _) = comparison.lhs.kind,
+                case .evaluatedObject = base.kind, case .constant(let value) = comparison.rhs.kind, !value.isNil,
+                !value.isNull
+            else {
+                others.append(operand)
+                continue
+            }
+            if let index = groups.firstIndex(where: { $0.key == comparison.lhs }) {
+                groups[index].values.append(value)
+            } else {
+                groups.append((comparison.lhs, [value], operand.range))
+            }
+        }
+        var result = others
+        for group in groups {
+            let op: ComparisonOperator = group.values.count == 1 ? .equal : .in
+            let rhs = group.values.count == 1 ? group.values[0] : .array(group.values)
+            result.append(
+                Predicate(.comparison(Comparison(group.key, op, Expression(.constant(rhs)))), range: group.range))
+        }
+        return result
     }
 
     private func conjoined(_ parts: [Predicate], _ node: Predicate) -> Predicate {

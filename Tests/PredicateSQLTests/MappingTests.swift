@@ -85,7 +85,7 @@ struct MappingTests {
         let translation = try SQLTranslator.translate(rule, mapping: mapping, dialect: .sqlite)
         #expect(
             translation.json.serialized
-                == #"{"sql":"(\"items\".\"filename\" IS NOT NULL AND pvm_like(\"items\".\"filename\", ?1, 1))","#
+                == #"{"sql":"(\"items\".\"filename\" IS NOT NULL AND pvm_like(\"items\".\"filename\", ?, 1))","#
                 + #""parameters":["*.pdf"],"exact":false,"residual":"userInfo.rank > 2","functions":["pvm_like"]}"#)
     }
 

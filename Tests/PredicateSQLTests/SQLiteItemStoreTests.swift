@@ -137,3 +137,46 @@ struct HostTypeTests {
         #expect(!translation.parameters.contains(.text("public.jpeg")))
     }
 }
+
+/// Rules of many thousand operands are answered, and in time: an allow-list becomes one `IN`
+/// list, and past 1,000 comparisons the rest is left to the re-check (SQLite plans a long `WHERE`
+/// in quadratic time).
+@Suite("Large rules")
+struct LargeRuleTests {
+    static func chain(_ count: Int, _ op: ComparisonOperator, and: Bool = false) -> Predicate {
+        let operands = (0..<count).map {
+            TestMapping.compare(
+                TestMapping.key($0 % 2 == 0 ? "bytes" : "score"), op, TestMapping.constant(.int(Int64($0))))
+        }
+        return Predicate(and ? .and(operands) : .or(operands))
+    }
+
+    @Test func allowListsBecomeOneList() throws {
+        let store = try SQLiteItemStore(mapping: TestMapping.mapping)
+        try store.insert(id: 1, ["bytes": .int(39_998)])
+        try store.insert(id: 2, ["bytes": .int(39_999), "score": .double(39_999)])
+        try store.insert(id: 3, ["bytes": .int(40_000)])
+        let result = try store.query(Self.chain(40_000, .equal))
+        #expect(result.translation.isExact)
+        #expect(result.translation.sql.components(separatedBy: " IN (").count == 3)
+        #expect(result.items.map(\.id) == [1, 2])
+    }
+
+    @Test(arguments: [false, true])
+    func pastTheBudgetTheRestIsRechecked(_ and: Bool) throws {
+        let store = try SQLiteItemStore(mapping: TestMapping.mapping)
+        try store.insert(id: 1, ["bytes": .int(50_000), "score": .double(50_000)])
+        try store.insert(id: 2, ["bytes": .int(19_000)])
+        try store.insert(id: 3, [:])
+        let rule = Self.chain(20_000, .greater, and: and)
+        let result = try store.query(rule)
+        #expect(!result.translation.isExact)
+        #expect(result.translation.comparisons.filter(\.isExact).count <= 1_000)
+        let expected = try [1, 2, 3].filter { id in
+            let item: [String: Value] =
+                id == 1 ? ["bytes": .int(50_000), "score": .double(50_000)] : id == 2 ? ["bytes": .int(19_000)] : [:]
+            return try Interpreter().evaluate(rule, on: .dictionary(item))
+        }
+        #expect(result.items.map(\.id).map(Int.init) == expected)
+    }
+}
