@@ -82,6 +82,16 @@ enum Generators {
             }
         }
         if random.chance(3) { return PredicateSyntax.Predicate(.constant(random.chance(50))) }
+        if random.chance(4) {
+            // An allow-list, which the translator turns into one IN list.
+            let key = random.pick(scalarKeys)
+            let operands = (0..<(2 + random.below(4))).map { _ in
+                TestMapping.compare(
+                    TestMapping.key(key), .equal,
+                    TestMapping.constant(random.chance(80) ? random.pick(typedConstants(key)) : random.pick(constants)))
+            }
+            return PredicateSyntax.Predicate(.or(operands))
+        }
         return comparison(&random)
     }
 
