@@ -40,7 +40,13 @@ public final class PostgresConnection {
     /// Runs a statement and returns its rows: `bigint`/`integer`/`smallint` as integers, `double
     /// precision` as doubles, everything else as text.
     public func query(_ sql: String, _ parameters: [SQLValue] = []) throws(PostgresError) -> [[SQLValue]] {
+        // A NUL would end the text libpq sends early (only a mapping's names could hold one);
+        // parameters cannot hold one either, in PostgreSQL's text.
+        guard !sql.utf8.contains(0) else { throw PostgresError("the statement holds NUL") }
         let texts: [String?] = parameters.map(Self.text)
+        if texts.contains(where: { $0?.utf8.contains(0) ?? false }) {
+            throw PostgresError("a parameter holds NUL, which PostgreSQL's text cannot")
+        }
         let result = Self.withCStrings(texts) { pointers in
             PQexecParams(handle, sql, Int32(pointers.count), nil, pointers, nil, nil, 0)
         }

@@ -10,6 +10,8 @@ public enum PostgresStoreError: Error, Sendable, CustomStringConvertible {
     case item(ItemEncodingError)
     /// The rule names a key the mapping does not store.
     case rule(TranslationError)
+    /// The mapping cannot be set up (an index on a key it has no column for).
+    case mapping(MappingError)
     /// The server failed.
     case database(PostgresError)
 
@@ -18,6 +20,7 @@ public enum PostgresStoreError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .item(let error): return error.description
         case .rule(let error): return error.description
+        case .mapping(let error): return error.description
         case .database(let error): return error.description
         }
     }
@@ -56,9 +59,8 @@ public final class PostgresItemStore {
             for statement in codec.createStatements(.postgres) { try connection.execute(statement) }
             for key in indexes {
                 guard let column = mapping.columns[key]?.column else {
-                    throw PostgresStoreError.rule(
-                        TranslationError(
-                            "cannot index '\(key)': it is not a column of the mapping", at: SourceRange(0, 0)))
+                    throw PostgresStoreError.mapping(
+                        MappingError("cannot index '\(key)': it is not a column of the mapping"))
                 }
                 try connection.execute(
                     "CREATE INDEX ON " + sqlName(mapping.table) + " (" + sqlName(column) + ")")

@@ -33,4 +33,10 @@ public struct ComparisonClassification: Hashable, Sendable {
     public let range: SourceRange
     /// Whether the database decides it exactly.
     public let isExact: Bool
+
+    /// Classifies the comparison at `range`.
+    public init(range: SourceRange, isExact: Bool) {
+        self.range = range
+        self.isExact = isExact
+    }
 }

@@ -118,6 +118,7 @@ struct TranslationWalk {
             guard parts.contains(where: { $0.residual != nil }) else { return .exact(sql) }
             return Translated(sql: sql, residual: node, mayRaise: mayRaise)
         case .comparison(let comparison):
+            let inner = comparisons.count
             let outcome =
                 pushedComparisons < Self.maximumPushedComparisons
                 ? self.comparison(comparison, scope) : .opaque(mayRaise: true)
@@ -126,6 +127,11 @@ struct TranslationWalk {
             switch outcome {
             case .exact(let sql): result = .exact(sql)
             case .opaque(let mayRaise): result = .opaque(node, mayRaise: mayRaise)
+            }
+            if result.residual != nil {
+                // The comparisons of a SUBQUERY inside it are re-checked with it.
+                comparisons[inner...] =
+                    comparisons[inner...].map { ComparisonClassification(range: $0.range, isExact: false) }[...]
             }
             comparisons.append(ComparisonClassification(range: node.range, isExact: result.residual == nil))
             return result

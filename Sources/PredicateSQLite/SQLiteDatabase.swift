@@ -73,6 +73,8 @@ public final class SQLiteDatabase {
     public func forEachRow(
         _ sql: String, _ parameters: [SQLValue], _ body: ([SQLValue]) -> Void
     ) throws(SQLiteError) {
+        // A NUL would end the text SQLite reads early (only a mapping's names could hold one).
+        guard !sql.utf8.contains(0) else { throw SQLiteError(code: SQLITE_MISUSE, message: "the statement holds NUL") }
         var prepared: OpaquePointer?
         let code = sqlite3_prepare_v2(handle, sql, -1, &prepared, nil)
         guard code == SQLITE_OK, let statement = prepared else { throw error(code) }

@@ -10,6 +10,8 @@ public enum ItemStoreError: Error, Sendable, CustomStringConvertible {
     case item(ItemEncodingError)
     /// The rule names a key the mapping does not store.
     case rule(TranslationError)
+    /// The mapping cannot be set up (an index on a key it has no column for).
+    case mapping(MappingError)
     /// The database failed.
     case database(SQLiteError)
 
@@ -18,6 +20,7 @@ public enum ItemStoreError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .item(let error): return error.description
         case .rule(let error): return error.description
+        case .mapping(let error): return error.description
         case .database(let error): return error.description
         }
     }
@@ -56,9 +59,8 @@ public final class SQLiteItemStore {
             for statement in codec.createStatements(.sqlite) { try self.database.execute(statement) }
             for key in indexes {
                 guard let column = mapping.columns[key]?.column else {
-                    throw ItemStoreError.rule(
-                        TranslationError(
-                            "cannot index '\(key)': it is not a column of the mapping", at: SourceRange(0, 0)))
+                    throw ItemStoreError.mapping(
+                        MappingError("cannot index '\(key)': it is not a column of the mapping"))
                 }
                 try self.database.execute(
                     "CREATE INDEX " + sqlName(mapping.table + "_" + column) + " ON " + sqlName(mapping.table) + " ("

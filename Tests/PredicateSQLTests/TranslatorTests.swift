@@ -173,6 +173,15 @@ struct TranslatorTests {
         #expect(translation.comparisons.map(\.isExact) == [true, true])
     }
 
+    /// A comparison inside a SUBQUERY that is re-checked is re-checked with it.
+    @Test func subqueryComparisonsShareTheirCountsFate() throws {
+        let rule = try PredicateParser.parsePredicate(
+            "SUBQUERY(tags, $t, $t.weight > 1).@count < 'x' OR SUBQUERY(tags, $t, $t.weight > 1).@count > 0"
+        ).predicate
+        let translation = try SQLTranslator.translate(rule, mapping: TestMapping.mapping, dialect: .sqlite)
+        #expect(translation.comparisons.map(\.isExact) == [false, false, true, true])
+    }
+
     /// A key the mapping lacks is an error at its place, not a silent nil.
     @Test(arguments: [("bytes > 1 AND sise > 2", 14, 18), ("ANY tagz.label == 'a'", 4, 14)])
     func unknownKeysAreReported(_ rule: String, _ start: Int, _ end: Int) throws {
