@@ -81,6 +81,24 @@ public final class PostgresItemStore {
         do { try transaction { () throws(PostgresError) in try write(id, encoded) } } catch { throw .database(error) }
     }
 
+    /// Adds many items in one transaction: all of them, or none when one is refused.
+    public func insert(contentsOf items: [StoredItem]) throws(PostgresStoreError) {
+        var encoded: [(Int64, EncodedItem)] = []
+        encoded.reserveCapacity(items.count)
+        for stored in items {
+            do { encoded.append((stored.id, try codec.encode(stored.item, for: .postgres))) } catch {
+                throw .item(error)
+            }
+        }
+        do {
+            try transaction { () throws(PostgresError) in
+                for (id, item) in encoded { try write(id, item) }
+            }
+        } catch {
+            throw .database(error)
+        }
+    }
+
     /// The items `rule` is true of and the rows it raises on, as the interpreter would answer.
     public func query(_ rule: Predicate) throws(PostgresStoreError) -> QueryResult {
         let query: ItemQuery

@@ -82,6 +82,22 @@ public final class SQLiteItemStore {
         do { try savepoint { () throws(SQLiteError) in try write(id, encoded) } } catch { throw .database(error) }
     }
 
+    /// Adds many items in one transaction: all of them, or none when one is refused.
+    public func insert(contentsOf items: [StoredItem]) throws(ItemStoreError) {
+        var encoded: [(Int64, EncodedItem)] = []
+        encoded.reserveCapacity(items.count)
+        for stored in items {
+            do { encoded.append((stored.id, try codec.encode(stored.item, for: .sqlite))) } catch { throw .item(error) }
+        }
+        do {
+            try savepoint { () throws(SQLiteError) in
+                for (id, item) in encoded { try write(id, item) }
+            }
+        } catch {
+            throw .database(error)
+        }
+    }
+
     /// Replaces the item stored under `id`.
     public func update(id: Int64, _ item: [String: Value]) throws(ItemStoreError) {
         let encoded: EncodedItem

@@ -17,7 +17,7 @@ struct PostgresDifferentialTests {
         try store.createTables(indexes: ["bytes"])
         // The same items as the SQLite test, less the text PostgreSQL cannot hold (none here).
         let items = SQLiteDifferentialTests.items()
-        for (id, item) in items { try store.insert(id: id, item) }
+        try store.insert(contentsOf: items.map { StoredItem(id: $0.0, item: $0.1) })
         var random = SplitMix64(state: 2026)
         var exactComparisons = 0
         var comparisons = 0

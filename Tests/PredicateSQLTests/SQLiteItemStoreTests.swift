@@ -39,6 +39,15 @@ struct SQLiteItemStoreTests {
         #expect(try store.query(Self.rule("ANY tags.weight > 0")).items.isEmpty)
     }
 
+    @Test func batchesGoInWholeOrNotAtAll() throws {
+        let store = try SQLiteItemStore(mapping: TestMapping.mapping)
+        try store.insert(contentsOf: (1...3).map { StoredItem(id: $0, item: ["bytes": .int($0)]) })
+        #expect(try store.query(Self.rule("bytes >= 2")).items.map(\.id) == [2, 3])
+        let clash = [StoredItem(id: 4, item: ["bytes": .int(4)]), StoredItem(id: 1, item: [:])]
+        #expect(throws: ItemStoreError.self) { try store.insert(contentsOf: clash) }
+        #expect(try store.query(Self.rule("TRUEPREDICATE")).items.map(\.id) == [1, 2, 3])
+    }
+
     @Test func aFailedInsertLeavesNothingBehind() throws {
         let store = try SQLiteItemStore(mapping: TestMapping.mapping)
         try store.insert(id: 1, ["bytes": .int(1)])
