@@ -94,4 +94,12 @@ public struct TableMapping: Hashable, Sendable {
         self.jsonColumns = jsonColumns
         self.children = children
     }
+
+    /// A mapping of scalar keys only, each stored in a nullable column of the same name.
+    public init(table: String, primaryKey: String = "id", columnTypes: [String: SQLColumnType]) {
+        self.init(
+            table: table, primaryKey: primaryKey,
+            columns: columnTypes.mapValues { ColumnMapping(column: "", type: $0) })
+        for key in columns.keys { columns[key]?.column = key }
+    }
 }

@@ -23,21 +23,16 @@ struct ReadmeExampleTests {
 
     @Test func embeddedStore() throws {
         // README embedded begin
-        let mapping = TableMapping(
-            table: "items",
-            columns: [
-                "filename": ColumnMapping(column: "filename", type: .text),
-                "documentSize": ColumnMapping(column: "size", type: .integer),
-            ])
+        let mapping = TableMapping(table: "items", columnTypes: ["filename": .text, "documentSize": .integer])
         let store = try SQLiteItemStore(mapping: mapping, indexes: ["documentSize"])
         try store.insert(id: 1, ["filename": .string("a.PDF"), "documentSize": .int(5_000_000)])
         let rule = try PredicateParser.parsePredicate("documentSize > 1e6 AND filename ENDSWITH[c] '.pdf'").predicate
         print(try store.query(rule).items.map(\.id))  // [1]: decided inside SQLite, nothing re-checked
-        print(try store.queryPlan(rule))  // ["SEARCH items USING INDEX items_size (size>?)"]
+        print(try store.queryPlan(rule))  // ["SEARCH items USING INDEX items_documentSize (documentSize>?)"]
         // README embedded end
         #expect(try store.query(rule).items.map(\.id) == [1])
         #expect(try store.query(rule).translation.isExact)
-        #expect(try store.queryPlan(rule) == ["SEARCH items USING INDEX items_size (size>?)"])
+        #expect(try store.queryPlan(rule) == ["SEARCH items USING INDEX items_documentSize (documentSize>?)"])
         if let connectionString = PostgresServer.connectionString {
             try postgres(mapping, rule, connectionString)
         }
