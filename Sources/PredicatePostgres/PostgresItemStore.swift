@@ -99,16 +99,42 @@ public final class PostgresItemStore {
         }
     }
 
+    /// Replaces the item stored under `id`.
+    public func update(id: Int64, _ item: [String: Value]) throws(PostgresStoreError) {
+        let encoded: EncodedItem
+        do { encoded = try codec.encode(item, for: .postgres) } catch { throw .item(error) }
+        do {
+            try transaction { () throws(PostgresError) in
+                try connection.execute(deleteStatement, [.integer(id)])
+                try write(id, encoded)
+            }
+        } catch {
+            throw .database(error)
+        }
+    }
+
+    /// Removes the item stored under `id` (and its child rows).
+    public func delete(id: Int64) throws(PostgresStoreError) {
+        do { try connection.execute(deleteStatement, [.integer(id)]) } catch { throw .database(error) }
+    }
+
+    /// The server's `EXPLAIN` of the query of `rule`, one line per row of the plan.
+    public func queryPlan(_ rule: Predicate) throws(PostgresStoreError) -> [String] {
+        let query = try prepare(rule)
+        do {
+            return try connection.query("EXPLAIN " + query.itemStatement, query.translation.parameters).compactMap {
+                row in
+                guard case .text(let line) = row.first else { return nil }
+                return line
+            }
+        } catch {
+            throw .database(error)
+        }
+    }
+
     /// The items `rule` is true of and the rows it raises on, as the interpreter would answer.
     public func query(_ rule: Predicate) throws(PostgresStoreError) -> QueryResult {
-        let query: ItemQuery
-        do {
-            let translation = try SQLTranslator.translate(
-                rule, mapping: mapping, dialect: .postgres, environment: interpreter.environment)
-            query = ItemQuery(translation, codec: codec)
-        } catch {
-            throw .rule(error)
-        }
+        let query = try prepare(rule)
         do {
             let rows = try connection.query(query.itemStatement, query.translation.parameters)
             var children: [String: [[SQLValue]]] = [:]
@@ -120,6 +146,20 @@ public final class PostgresItemStore {
         } catch {
             throw .database(error)
         }
+    }
+
+    private func prepare(_ rule: Predicate) throws(PostgresStoreError) -> ItemQuery {
+        do {
+            let translation = try SQLTranslator.translate(
+                rule, mapping: mapping, dialect: .postgres, environment: interpreter.environment)
+            return ItemQuery(translation, codec: codec)
+        } catch {
+            throw .rule(error)
+        }
+    }
+
+    private var deleteStatement: String {
+        "DELETE FROM " + sqlName(mapping.table) + " WHERE " + sqlName(mapping.primaryKey) + " = $1"
     }
 
     /// Runs `body` in one transaction, rolled back if it fails.

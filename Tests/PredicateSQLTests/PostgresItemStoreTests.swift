@@ -41,6 +41,25 @@ struct PostgresItemStoreTests {
         #expect(errors.errors.map(\.id) == [5])
     }
 
+    @Test func insertUpdateDelete() throws {
+        let connection = try PostgresServer.connect(schema: "store_changes")
+        defer { PostgresServer.drop("store_changes", on: connection) }
+        let store = PostgresItemStore(mapping: TestMapping.mapping, connection: connection)
+        try store.createTables(indexes: ["bytes"])
+        try store.insert(id: 1, SQLiteItemStoreTests.sample)
+        try store.insert(id: 2, ["bytes": .int(10)])
+        let big = try Self.rule("bytes > 1000")
+        #expect(try store.query(big).items.map(\.id) == [1])
+        try store.update(id: 2, ["bytes": .int(2_000)])
+        #expect(try store.query(big).items.map(\.id) == [1, 2])
+        try store.delete(id: 1)
+        #expect(try store.query(big).items.map(\.id) == [2])
+        #expect(try store.query(Self.rule("ANY tags.weight > 0")).items.isEmpty)
+        // The index can serve the pushed-down clause (the planner prefers a scan of so few rows).
+        try connection.execute("SET enable_seqscan TO off")
+        #expect(try store.queryPlan(big).contains { $0.contains("Index") && $0.contains("items_bytes_idx") })
+    }
+
     @Test func textWithNULIsRefused() throws {
         let connection = try PostgresServer.connect(schema: "store_nul")
         defer { PostgresServer.drop("store_nul", on: connection) }
