@@ -18,7 +18,7 @@ struct PostgresDifferentialTests {
         // The same items as the SQLite test, less the text PostgreSQL cannot hold (none here).
         let items = SQLiteDifferentialTests.items()
         try store.insert(contentsOf: items.map { StoredItem(id: $0.0, item: $0.1) })
-        var random = SplitMix64(state: 2026)
+        var random = SplitMix64(state: SQLiteDifferentialTests.ruleSeed)
         var exactComparisons = 0
         var comparisons = 0
         for _ in 0..<SQLiteDifferentialTests.ruleCount {

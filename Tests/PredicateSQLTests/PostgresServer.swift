@@ -10,8 +10,11 @@ import PredicatePostgres
 enum PostgresServer {
     static let variable = "PREDICATE_POSTGRES"
 
-    static var connectionString: String? {
-        guard let value = getenv(variable) else { return nil }
+    static var connectionString: String? { environment(variable) }
+
+    /// An environment variable's value, `nil` when unset or empty.
+    static func environment(_ name: String) -> String? {
+        guard let value = getenv(name) else { return nil }
         let text = String(cString: value)
         return text.isEmpty ? nil : text
     }

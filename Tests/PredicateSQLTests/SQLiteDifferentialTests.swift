@@ -63,8 +63,12 @@ struct SQLiteDifferentialTests {
     static let itemCount = 50
     static let ruleCount = 5_000
 
+    /// `SQL_DIFFERENTIAL_SEED` draws other items and rules (for exploring; CI uses the defaults).
+    static let seed: UInt64? = PostgresServer.environment("SQL_DIFFERENTIAL_SEED").flatMap { UInt64($0) }
+    static var ruleSeed: UInt64 { seed ?? 2026 }
+
     static func items() -> [(Int64, [String: Value])] {
-        var random = SplitMix64(state: 19)
+        var random = SplitMix64(state: seed.map { $0 &* 0x9E37_79B9 } ?? 19)
         return (0..<itemCount).map { (Int64($0 + 1), Generators.item(&random)) }
     }
 
@@ -73,7 +77,7 @@ struct SQLiteDifferentialTests {
         let items = Self.items()
         let store = try SQLiteItemStore(mapping: TestMapping.mapping, indexes: ["bytes", "name"])
         for (id, item) in items { try store.insert(id: id, item) }
-        var random = SplitMix64(state: 2026)
+        var random = SplitMix64(state: Self.ruleSeed)
         var exactComparisons = 0
         var comparisons = 0
         for _ in 0..<Self.ruleCount {
