@@ -127,8 +127,10 @@ enum Generators {
                 options)
         case 1:
             let count: PredicateSyntax.Expression
-            if random.chance(40) {
+            if random.chance(20) {
                 count = TestMapping.key("tags", "@count")
+            } else if random.chance(25) {
+                count = PredicateSyntax.Expression(.index(TestMapping.key("tags"), .size))
             } else {
                 let element = random.pick(["label", "weight"])
                 let innerOp = random.pick([ComparisonOperator.equal, .greater, .notEqual, .beginsWith, .lessOrEqual])
@@ -151,6 +153,15 @@ enum Generators {
             let key = random.pick(scalarKeys)
             return TestMapping.compare(constant(for: key, op), op, TestMapping.key(key), .direct, options)
         case 4:
+            if random.chance(50) {
+                // A constant sub-expression, computed once by the translator (or failing on every row).
+                let key = random.pick(["bytes", "score", "modified"])
+                let operand = TestMapping.constant(random.pick([.int(2), .double(1.5), .string("x"), .nil]))
+                let product = PredicateSyntax.Expression(
+                    .function("multiply:by:", [operand, TestMapping.constant(.int(3))]))
+                return TestMapping.compare(
+                    TestMapping.key(key), random.pick([.greater, .equal, .lessOrEqual]), product)
+            }
             return TestMapping.compare(
                 TestMapping.constant(random.pick(names.filter { !$0.isNil })), .in, TestMapping.key("tags", "label"))
         default:
