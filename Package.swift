@@ -14,6 +14,9 @@ let package = Package(
         .library(name: "PredicateVM", targets: ["PredicateVM"]),
         .library(name: "PredicateBatch", targets: ["PredicateBatch"]),
         .library(name: "PredicateActions", targets: ["PredicateActions"]),
+        .library(name: "PredicateSQL", targets: ["PredicateSQL"]),
+        .library(name: "PredicateSQLite", targets: ["PredicateSQLite"]),
+        .library(name: "PredicatePostgres", targets: ["PredicatePostgres"]),
         .executable(name: "predicate", targets: ["predicate"]),
         .executable(name: "predicate-bench", targets: ["predicate-bench"]),
         .plugin(name: "CheckFileProviderRules", targets: ["CheckFileProviderRules"]),
@@ -57,6 +60,25 @@ let package = Package(
                     description: "Check the File Provider rules of every Info.plist in the package (predicate check)")),
             dependencies: ["predicate"]
         ),
+        // Rules where the items live (issue 19): translation to SQL, then SQLite and PostgreSQL,
+        // each linked as a system library (no package dependency).
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .target(
+            name: "PredicateSQL",
+            dependencies: ["PredicateValue", "PredicateSyntax", "PredicateSemantics", "PredicateInterpreter"]),
+        .target(
+            name: "PredicateSQLite",
+            dependencies: [
+                "CSQLite", "PredicateSQL", "PredicateValue", "PredicateSyntax", "PredicateSemantics",
+                "PredicateInterpreter",
+            ]),
+        .target(
+            name: "PredicatePostgres",
+            dependencies: [
+                "CLibPQ", "PredicateSQL", "PredicateValue", "PredicateSyntax", "PredicateSemantics",
+                "PredicateInterpreter",
+            ]),
         .executableTarget(
             name: "predicate-bench",
             dependencies: [
@@ -74,7 +96,8 @@ let package = Package(
             dependencies: [
                 "PredicateBatch", "PredicateInterpreter", "PredicateFileProvider", "PredicateSemantics",
                 "PredicateSyntax",
-                "PredicateValue", "PredicateVM",
+                "PredicateValue", "PredicateVM", "PredicateSQL", "PredicateSQLite",
+                "PredicatePostgres",
             ],
             exclude: ["Cases"]),
         .testTarget(
@@ -115,6 +138,13 @@ let package = Package(
         .testTarget(
             name: "PredicateCommandLineTests",
             dependencies: ["PredicateCommandLine", "PredicateSyntax", "PredicateValue"]
+        ),
+        .testTarget(
+            name: "PredicateSQLTests",
+            dependencies: [
+                "PredicateSQL", "PredicateSQLite", "PredicatePostgres", "PredicateInterpreter", "PredicateSemantics",
+                "PredicateSyntax", "PredicateValue",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]
