@@ -52,6 +52,11 @@ struct Engine: Sendable {
             return .runner(valueRunner(input) { (try? interpreter.evaluate(predicate, on: $0)) == true })
         },
         Engine(name: "vm", scope: .sample) { input in machineRunner(input, program: input.program) },
+        // One `evaluate(item:)` call per item, as a caller evaluating items one at a time pays
+        // for it (`vm` runs an array of items with `evaluate(items:into:)`).
+        Engine(name: "vm_per_call", scope: .sample) { input in
+            machineRunner(input, program: input.program, perCall: true)
+        },
         Engine(name: "vm_unfused", scope: .sample) { input in
             // The same rule without `TEST` superinstructions: what they and the prepared constants
             // behind them save.
@@ -78,22 +83,31 @@ struct Engine: Sendable {
     static let reference = "interpreter"
 }
 
-/// The scalar VM: items are read in place through a pointer (as `native_rows` reads them), and
-/// an activation rule's selection is the same items in place (`evaluate(selection:key:)`), so no
+/// The scalar VM: items are read in place through a pointer (as `native_rows` reads them), the
+/// array of them in one `evaluate(items:into:)` (or one call per item, `perCall`), and an
+/// activation rule's selection is the same items in place (`evaluate(selection:key:)`), so no
 /// context is built and no item boxed, as `native_rows` counts them.
-private func machineRunner(_ input: EngineInput, program: Program) -> Preparation {
+private func machineRunner(_ input: EngineInput, program: Program, perCall: Bool = false) -> Preparation {
     var machine = VirtualMachine(program: program, environment: input.environment)
     let items = input.dataset.items
     let shape = input.workload.shape
     let key = FileProviderContext.selectionKey
+    var answers = [Bool](repeating: false, count: items.count)
     return .runner { n in
         items.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return 0 }
             var matches = 0
             switch shape {
-            case .item:
+            case .item where perCall:
                 for index in 0..<min(n, buffer.count) where (try? machine.evaluate(item: base + index)) == true {
                     matches += 1
+                }
+            case .item:
+                let count = min(n, buffer.count)
+                answers.withUnsafeMutableBufferPointer { out in
+                    let slice = UnsafeMutableBufferPointer(rebasing: out[..<count])
+                    _ = machine.evaluate(items: UnsafeBufferPointer(rebasing: buffer[..<count]), into: slice)
+                    for answer in slice where answer { matches += 1 }
                 }
             case .smallSelections:
                 for index in 0..<n {

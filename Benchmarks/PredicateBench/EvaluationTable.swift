@@ -73,7 +73,7 @@ enum EvaluationTable {
     private static func narrow(_ engine: String) -> String {
         let short = [
             "interpreter": "interp", "foundation_predicate": "#Pred", "native_rows": "rows", "native_columns": "cols",
-            "vm_batch": "batch", "vm_batch_all_cores": "batch*",
+            "vm_batch": "batch", "vm_batch_all_cores": "batch*", "vm_per_call": "vm 1×1",
         ][engine, default: engine]
         return String(repeating: " ", count: max(1, 8 - short.count)) + short
     }

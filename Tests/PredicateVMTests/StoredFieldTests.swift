@@ -132,6 +132,70 @@ extension Value {
         }
     }
 
+    /// Many items in one call answer what each answers alone: the same results, and the same
+    /// errors at the same items (an item that fails does not disturb the ones after it).
+    @Test(arguments: rules)
+    func itemsAnswerAsEachAlone(_ rule: String) throws {
+        let parsed = try PredicateParser.parsePredicate(rule).predicate
+        let program = try Compiler.compile(
+            Binder.bind(parsed, selfType: .object(SchemaReference(Reading.schema))), source: rule)
+        var machine = VirtualMachine(program: program)
+        let items = (0..<7).map { Self.readings[$0 % Self.readings.count] }
+        let alone = items.map { reading in
+            withUnsafePointer(to: reading) { pointer in
+                FusedComparisonTests.outcome { () throws(EvaluationError) in try machine.evaluate(item: pointer) }
+            }
+        }
+        let (answers, failures) = machine.evaluate(items: items)
+        let together = answers.indices.map { index in
+            FusedComparisonTests.outcome { () throws(EvaluationError) in
+                if let failure = failures.first(where: { $0.index == index }) { throw failure.error }
+                return answers[index]
+            }
+        }
+        #expect(together == alone, "\(rule)")
+        #expect(failures.map(\.index) == failures.map(\.index).sorted())
+    }
+
+    /// Rules of stored-field tests run to their end without leaving the straight part of the loop,
+    /// which charges the budget itself: at every budget around the limit, an item read in place
+    /// gives what the same item as a value gives (whose evaluation never takes the straight
+    /// part), one by one and many at once.
+    @Test(arguments: [
+        "flag == YES", "level > 2 AND count < 100 OR optionalRatio == nil",
+        "NOT (flag == YES) AND NOT (level > 2 OR ratio < 1)",
+        "(flag == NO OR level == 3) AND (optionalLevel == nil OR optionalCount < 4) AND NOT taken == nil",
+        "ratio < 1 AND level > 2",
+    ])
+    func straightRunSpendsTheBudgetAlike(_ rule: String) throws {
+        let parsed = try PredicateParser.parsePredicate(rule).predicate
+        let program = try Compiler.compile(
+            Binder.bind(parsed, selfType: .object(SchemaReference(Reading.schema))), source: rule)
+        var outcomes: Set<String> = []
+        for budget in 0...30 {
+            let environment = EvaluationEnvironment(limits: EvaluationLimits(maximumSteps: budget))
+            var machine = VirtualMachine(program: program, environment: environment)
+            let (answers, failures) = machine.evaluate(items: Self.readings)
+            for (index, reading) in Self.readings.enumerated() {
+                let asValue = FusedComparisonTests.outcome { () throws(EvaluationError) in
+                    try machine.evaluate(on: .object(reading))
+                }
+                let inPlace = withUnsafePointer(to: reading) { pointer in
+                    FusedComparisonTests.outcome { () throws(EvaluationError) in try machine.evaluate(item: pointer) }
+                }
+                let together = FusedComparisonTests.outcome { () throws(EvaluationError) in
+                    if let failure = failures.first(where: { $0.index == index }) { throw failure.error }
+                    return answers[index]
+                }
+                #expect(inPlace == asValue, "\(rule) with \(budget) steps on reading \(index)")
+                #expect(together == asValue, "\(rule) with \(budget) steps on reading \(index)")
+                outcomes.insert(asValue.hasPrefix("limitExceeded") ? "limitExceeded" : "answered")
+            }
+        }
+        // The budgets cover both sides of the limit.
+        #expect(outcomes == ["limitExceeded", "answered"])
+    }
+
     /// Every stored scalar of ``FileProviderItem`` loads what its ``KeyValueCoding/scalar(atSlot:of:)``
     /// answers, on items with every such field set and unset.
     @Test func fileProviderItemStoresWhatItAnswers() {

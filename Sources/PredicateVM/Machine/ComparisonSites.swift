@@ -60,7 +60,11 @@ extension VirtualMachine {
     mutating func test(_ index: Int, _ item: ItemReader?) throws(EvaluationError) -> Bool {
         // The typed path, inlined into the loop: a field stored in the item, one typed load and
         // one test, with no `Value` or `Scalar` built. Everything else is out of line.
-        if let decided = decideStored(index, item) { return decided }
+        var left = steps
+        if let decided = decideStored(index, item, steps: &left) {
+            steps = left
+            return decided
+        }
         return try testByScalar(index, item)
     }
 
@@ -72,25 +76,12 @@ extension VirtualMachine {
     /// as calls from the loop (about 60 instructions a site), so the loop's `TEST…` cases call
     /// this, then ``testByScalar(_:_:)``, themselves instead of going through ``test(_:_:)``.
     @_transparent
-    mutating func decideStored(_ index: Int, _ item: ItemReader?) -> Bool? {
+    mutating func decideStored(_ index: Int, _ item: ItemReader?, steps: inout Int) -> Bool? {
         guard index < storedSites.count else { return nil }
         let site = storedSites.base + index
         guard let test = site.pointee.test, steps >= site.pointee.cost,
             let receiver = site.pointee.variable < 0 ? item : boundItem(site.pointee.variable),
             ObjectIdentifier(receiver.type) == hostType, let decided = test.decide(receiver.address)
-        else { return nil }
-        steps -= site.pointee.cost
-        return decided
-    }
-
-    /// Site `index`, a field stored in `SELF` (``MachineOperation/testSelfField``), decided by its
-    /// ``FieldTest`` on the item at `address`, its steps charged; `nil` when `SELF` is not an
-    /// item of the host type, the value needs the general path or the budget would run out.
-    @_transparent
-    mutating func decideSelfField(_ index: Int, _ address: UnsafeRawPointer?) -> Bool? {
-        let site = storedSites.base + index
-        guard let address, let test = site.pointee.test, steps >= site.pointee.cost,
-            let decided = test.decide(address)
         else { return nil }
         steps -= site.pointee.cost
         return decided

@@ -5,123 +5,215 @@ import PredicateValue
 extension VirtualMachine {
     /// The instruction loop, with `SELF` the item at `item`, or the selection, or ``selfValue``.
     ///
-    /// One switch over every instruction. The instructions a rule made of comparisons spends its
-    /// time in (`TEST…`, `NOT`, the jumps, `RETURN_BOOL`) run here, on the Booleans held as bits;
-    /// every other instruction runs in a function of its own, out of line, so that the loop
-    /// itself stays small enough to keep its state in registers.
-    mutating func run(_ item: ItemReader?) throws(EvaluationError) {
+    /// One switch over every word (``MachineWord``). The instructions a rule made of comparisons
+    /// spends its time in (`TEST…`, `NOT`, the jumps, `RETURN_BOOL`) run here, on the Booleans
+    /// held as bits; every other instruction runs in a function of its own, out of line, so that
+    /// the loop itself stays small. The steps left and the Booleans are ``Registers`` held in a
+    /// local copy, which the optimiser keeps in machine registers: written back to the machine
+    /// before each call out of the loop (which reads and changes them there) and read again after.
+    mutating func run(_ item: ItemReader?, from start: Int = 0) throws(EvaluationError) {
         // Plain pointers, read without retaining an array on every evaluation.
         let words = machineCode.base
         let count = machineCode.count
-        // Where the `…SelfField` words read `SELF`'s stored fields: its address, when it is an
+        // Where the `testSelfField` words read `SELF`'s stored fields: its address, when it is an
         // item of the type the words were made for.
         let selfAddress = item.flatMap { ObjectIdentifier($0.type) == hostType ? $0.address : nil }
-        var pc = 0
+        var pc = start
+        var r = registers
         while pc < count {
-            let word = words[pc]
-            pc += 1
-            steps -= 1
+            let word = words + pc
+            pc &+= 1
+            // Steps count down from a non-negative budget by small amounts: they cannot wrap.
+            r.steps &-= 1
             do throws(EvaluationError) {
-                if steps < 0 { try charge(0) }
-                switch word.operation {
+                if r.steps < 0 {
+                    registers = r
+                    try charge(0)
+                }
+                switch word.pointee.operation {
                 case .testSelfField:
-                    let site = Int(word.site)
-                    if let decided = decideSelfField(site, selfAddress) {
-                        pushBool(decided)
-                    } else {
-                        pushBool(try testByScalar(site, item))
-                    }
-                case .testSelfFieldAnd:
-                    steps -= 1
-                    let site = Int(word.site)
+                    let use = word.pointee.use
+                    r.steps &-= Int(use.extraSteps)
+                    let cost = Int(word.pointee.cost)
                     let decided: Bool
-                    if let stored = decideSelfField(site, selfAddress) {
+                    if let address = selfAddress, r.steps >= cost, let stored = word.pointee.field.decide(address) {
+                        r.steps &-= cost
                         decided = stored
                     } else {
-                        decided = try testByScalar(site, item)
+                        registers = r
+                        decided = try testByScalar(Int(word.pointee.site), item)
+                        r = registers
                     }
-                    if !decided {
-                        pushBool(false)
-                        pc += Int(word.offset)
-                    }
-                case .testSelfFieldOr:
-                    steps -= 1
-                    let site = Int(word.site)
-                    let decided: Bool
-                    if let stored = decideSelfField(site, selfAddress) {
-                        decided = stored
-                    } else {
-                        decided = try testByScalar(site, item)
-                    }
-                    if decided {
-                        pushBool(true)
-                        pc += Int(word.offset)
+                    if use.pushes(decided) {
+                        pushBool(decided, &r)
+                        pc &+= Int(use.offset)
                     }
                 case .test:
-                    let site = Int(word.site)
-                    if let decided = decideStored(site, item) {
-                        pushBool(decided)
-                    } else {
-                        pushBool(try testByScalar(site, item))
-                    }
-                case .testAnd:
-                    steps -= 1
-                    let site = Int(word.site)
+                    let use = word.pointee.use
+                    r.steps &-= Int(use.extraSteps)
+                    let site = Int(word.pointee.site)
                     let decided: Bool
-                    if let stored = decideStored(site, item) {
+                    if let stored = decideStored(site, item, steps: &r.steps) {
                         decided = stored
                     } else {
+                        registers = r
                         decided = try testByScalar(site, item)
+                        r = registers
                     }
-                    if !decided {
-                        pushBool(false)
-                        pc += Int(word.offset)
-                    }
-                case .testOr:
-                    steps -= 1
-                    let site = Int(word.site)
-                    let decided: Bool
-                    if let stored = decideStored(site, item) {
-                        decided = stored
-                    } else {
-                        decided = try testByScalar(site, item)
-                    }
-                    if decided {
-                        pushBool(true)
-                        pc += Int(word.offset)
+                    if use.pushes(decided) {
+                        pushBool(decided, &r)
+                        pc &+= Int(use.offset)
                     }
                 case .not:
-                    try negateTop()
+                    if r.bitCount > 0 {
+                        r.bits ^= 1
+                    } else {
+                        registers = r
+                        pushBool(!(try popBool()))
+                        r = registers
+                    }
                 case .jump:
-                    pc += Int(word.offset)
+                    pc &+= Int(word.pointee.offset)
                 case .jumpIfFalse:
-                    if !(try popBool()) { pc += Int(word.offset) }
+                    if !(try popBool(&r)) { pc &+= Int(word.pointee.offset) }
                 case .jumpIfFalseOrPop:
-                    if try peekBool() { _ = try popBool() } else { pc += Int(word.offset) }
+                    if try peekBool(&r) { _ = try popBool(&r) } else { pc &+= Int(word.pointee.offset) }
                 case .jumpIfTrueOrPop:
-                    if try peekBool() { pc += Int(word.offset) } else { _ = try popBool() }
+                    if try peekBool(&r) { pc &+= Int(word.pointee.offset) } else { _ = try popBool(&r) }
                 case .returnBool:
-                    if bitCount == 0 { _ = try peekBool() }
+                    registers = r
+                    if r.bitCount == 0 { _ = try peekBool() }
                     return
                 case .subqueryNext:
-                    try nextElement(exit: Int16(truncatingIfNeeded: word.offset), &pc)
+                    registers = r
+                    try nextElement(exit: Int16(truncatingIfNeeded: word.pointee.offset), &pc)
+                    r = registers
                 case .general:
-                    if try execute(pc - 1, &pc, item) { return }
+                    registers = r
+                    let returns = try execute(pc - 1, &pc, item)
+                    r = registers
+                    if returns { return }
                 }
             } catch {
                 let site = pc - 1
                 let located = site < program.sourceRanges.count ? error.at(program.sourceRanges[site]) : error
                 guard program.kind == .ruleSet, let resume = recover(after: site, located) else { throw located }
                 pc = resume
+                r = registers
             }
         }
+        registers = r
         throw malformed("ran past the end of the code")
     }
 
-    /// `NOT`: flips the Boolean on top in place.
+    /// Runs words from `pc` on, as ``run(_:from:)`` would, for as long as they are tests of
+    /// fields stored in the item at `selfAddress` that their ``FieldTest`` decides, `NOT`, jumps
+    /// and `RETURN_BOOL` on the Booleans held as bits, within the budget; stops before any other
+    /// word, uncharged, with `pc` at it, for ``run(_:from:)`` to go on from there. Answers whether
+    /// the evaluation returned.
+    ///
+    /// The same loop with nothing in it that can call out, fail or move the bits to the value
+    /// stack: a rule made of comparisons of the item's own fields runs to its end here with the
+    /// steps, the bits and `pc` in registers and no error handling to set up.
     @inline(__always)
-    private mutating func negateTop() throws(EvaluationError) {
-        if bitCount > 0 { bits ^= 1 } else { pushBool(!(try popBool())) }
+    mutating func runStraight(_ selfAddress: UnsafeRawPointer, _ pc: inout Int) -> Bool {
+        let words = machineCode.base
+        let count = machineCode.count
+        var r = registers
+        var at = pc
+        defer {
+            registers = r
+            pc = at
+        }
+        while at < count {
+            let word = words + at
+            switch word.pointee.operation {
+            case .testSelfField:
+                let use = word.pointee.use
+                // The word's step, a `TEST_AND`'s or `TEST_OR`'s jump, and the site's own cost.
+                let cost = 1 &+ Int(use.extraSteps) &+ Int(word.pointee.cost)
+                guard r.steps >= cost, r.bitCount < 64, let decided = word.pointee.field.decide(selfAddress) else {
+                    return false
+                }
+                r.steps &-= cost
+                at &+= 1
+                if use.pushes(decided) {
+                    r.bits = r.bits << 1 | (decided ? 1 : 0)
+                    r.bitCount &+= 1
+                    at &+= Int(use.offset)
+                }
+            case .not:
+                guard r.steps >= 1, r.bitCount > 0 else { return false }
+                r.steps &-= 1
+                r.bits ^= 1
+                at &+= 1
+            case .jump:
+                guard r.steps >= 1 else { return false }
+                r.steps &-= 1
+                at &+= 1 &+ Int(word.pointee.offset)
+            case .jumpIfFalse:
+                guard r.steps >= 1, r.bitCount > 0 else { return false }
+                r.steps &-= 1
+                let top = r.bits & 1 == 1
+                r.bits >>= 1
+                r.bitCount &-= 1
+                at &+= top ? 1 : 1 &+ Int(word.pointee.offset)
+            case .jumpIfFalseOrPop, .jumpIfTrueOrPop:
+                guard r.steps >= 1, r.bitCount > 0 else { return false }
+                r.steps &-= 1
+                let top = r.bits & 1 == 1
+                if top == (word.pointee.operation == .jumpIfTrueOrPop) {
+                    at &+= 1 &+ Int(word.pointee.offset)
+                } else {
+                    r.bits >>= 1
+                    r.bitCount &-= 1
+                    at &+= 1
+                }
+            case .returnBool:
+                guard r.steps >= 1, r.bitCount > 0 else { return false }
+                r.steps &-= 1
+                return true
+            case .test, .subqueryNext, .general:
+                return false
+            }
+        }
+        return false
+    }
+
+    /// Pushes a Boolean onto the loop's registers (moving the bits onto the value stack when 64
+    /// are held).
+    @inline(__always)
+    private mutating func pushBool(_ flag: Bool, _ r: inout Registers) {
+        if r.bitCount == 64 {
+            registers = r
+            spillBits()
+            r = registers
+        }
+        r.bits = r.bits << 1 | (flag ? 1 : 0)
+        r.bitCount &+= 1
+    }
+
+    /// Pops a Boolean from the loop's registers, or from the value stack below them.
+    @inline(__always)
+    private mutating func popBool(_ r: inout Registers) throws(EvaluationError) -> Bool {
+        if r.bitCount > 0 {
+            let top = r.bits & 1 == 1
+            r.bits >>= 1
+            r.bitCount -= 1
+            return top
+        }
+        registers = r
+        let top = try popBool()
+        r = registers
+        return top
+    }
+
+    /// The Boolean on top of the loop's registers, or of the value stack below them.
+    @inline(__always)
+    private mutating func peekBool(_ r: inout Registers) throws(EvaluationError) -> Bool {
+        if r.bitCount > 0 { return r.bits & 1 == 1 }
+        registers = r
+        return try peekBool()
     }
 
     /// Runs instruction `index`, whatever it is (the loop sends it the instructions without an
@@ -145,7 +237,7 @@ extension VirtualMachine {
                 pc += Int(offset)
             }
         case .not:
-            try negateTop()
+            if bitCount > 0 { bits ^= 1 } else { pushBool(!(try popBool())) }
         case .jump(let offset):
             pc += Int(offset)
         case .jumpIfFalse(let offset):

@@ -191,7 +191,13 @@ extension VirtualMachine {
             steps -= 1
             if steps < 0 { try charge(0) }
             let decided: Bool
-            if let stored = decideStored(site, nil) { decided = stored } else { decided = try testByScalar(site, nil) }
+            var left = steps
+            if let stored = decideStored(site, nil, steps: &left) {
+                steps = left
+                decided = stored
+            } else {
+                decided = try testByScalar(site, nil)
+            }
             steps -= 1
             if steps < 0 { try charge(0) }
             if decided { matched += 1 }

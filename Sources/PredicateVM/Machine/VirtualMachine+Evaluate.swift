@@ -46,9 +46,63 @@ extension VirtualMachine {
         item: UnsafePointer<Item>, variables: [String: Value] = [:]
     ) throws(EvaluationError) -> Bool {
         prepare(variables: variables)
-        defer { if hasSelfValue { dropSelfValue() } }
-        try run(reader(item))
+        let reader = reader(item)
+        var pc = 0
+        if !runStraight(UnsafeRawPointer(item), &pc) {
+            defer { if hasSelfValue { dropSelfValue() } }
+            try run(reader, from: pc)
+        }
         return try predicateResult()
+    }
+
+    /// Evaluates the predicate program with each item of `items` in turn as `SELF`, read in
+    /// place, writing item `i`'s answer to `answers[i]`; returns the items whose evaluation
+    /// failed (their answer is `false`), in order.
+    ///
+    /// The way to run one rule over many items held in memory: each item's result and error are
+    /// those of ``evaluate(item:variables:)``, but what every evaluation would set up again (the
+    /// item type's tables, the variables) is set up once. Evaluates the first
+    /// `min(items.count, answers.count)` items.
+    public mutating func evaluate<Item: KeyValueCoding>(
+        items: UnsafeBufferPointer<Item>, variables: [String: Value] = [:],
+        into answers: UnsafeMutableBufferPointer<Bool>
+    ) -> [ItemFailure] {
+        var failures: [ItemFailure] = []
+        let count = min(items.count, answers.count)
+        guard count > 0, let base = items.baseAddress, let out = answers.baseAddress else { return failures }
+        let schema = adopt(Item.self)
+        prepare(variables: variables)
+        for index in 0..<count {
+            if index > 0 { prepareAgain(variables: variables) }
+            let item = base + index
+            do throws(EvaluationError) {
+                var pc = 0
+                if !runStraight(UnsafeRawPointer(item), &pc) {
+                    defer { if hasSelfValue { dropSelfValue() } }
+                    let reader = schema.map { ItemReader(address: UnsafeRawPointer(item), type: Item.self, schema: $0) }
+                    try run(reader ?? ItemReader(item), from: pc)
+                }
+                out[index] = try predicateResult()
+            } catch {
+                out[index] = false
+                failures.append(ItemFailure(index: index, error: error))
+            }
+        }
+        return failures
+    }
+
+    /// Evaluates the predicate program with each of `items` as `SELF`, in place: their answers,
+    /// in order, and the items whose evaluation failed (``evaluate(items:variables:into:)``).
+    public mutating func evaluate<Item: KeyValueCoding>(
+        items: [Item], variables: [String: Value] = [:]
+    ) -> (answers: [Bool], failures: [ItemFailure]) {
+        var failures: [ItemFailure] = []
+        let answers = [Bool](unsafeUninitializedCapacity: items.count) { buffer, initialized in
+            buffer.initialize(repeating: false)
+            failures = items.withUnsafeBufferPointer { evaluate(items: $0, variables: variables, into: buffer) }
+            initialized = items.count
+        }
+        return (answers, failures)
     }
 
     /// Evaluates the predicate program with `SELF` the activation context `{key: items}`: the

@@ -45,7 +45,8 @@ extension VirtualMachine {
         storedSites = PlainStorage(sites)
         selectionSites = Self.selectionSites(program, keys: selectionKeys, of: Item.self)
         machineCode = MachineWord.lower(program.code) { site in
-            site < sites.count && sites[site].test != nil && sites[site].variable < 0
+            guard site < sites.count, sites[site].variable < 0, let test = sites[site].test else { return nil }
+            return (test, sites[site].cost)
         }
     }
 }

@@ -26,6 +26,16 @@ extension VirtualMachine {
         scratchInUse = true
     }
 
+    /// Resets the scratch space for the next evaluation with the same `variables` as the last
+    /// one: still bound unless that evaluation assigned variables or threw.
+    @inline(__always)
+    mutating func prepareAgain(variables: [String: Value]) {
+        steps = maximumSteps
+        bitCount = 0
+        if scratchInUse || hasEvaluationState { reset(variables: variables) }
+        scratchInUse = true
+    }
+
     /// Empties what an evaluation that threw left behind and binds `variables`.
     @inline(never)
     mutating func reset(variables: [String: Value]) {

@@ -70,10 +70,17 @@ public struct VirtualMachine: Sendable {
     var machineCode: PlainStorage<MachineWord>
 
     var stack: [Value] = []
-    /// The Booleans on top of ``stack``, top in bit 0: the logical stack is ``stack`` followed by
-    /// ``bitCount`` of these.
-    var bits: UInt64 = 0
-    var bitCount = 0
+    /// Steps left, and the Booleans on top of ``stack`` (top in bit 0: the logical stack is
+    /// ``stack`` followed by ``bitCount`` of these): what the instruction loop keeps in registers.
+    var registers = Registers()
+    var bits: UInt64 {
+        @inline(__always) get { registers.bits }
+        @inline(__always) set { registers.bits = newValue }
+    }
+    var bitCount: Int {
+        @inline(__always) get { registers.bitCount }
+        @inline(__always) set { registers.bitCount = newValue }
+    }
     var slots: [Value?] = []
     /// For each variable slot, the selected item a `SUBQUERY` over items bound it to (the slot's
     /// value is then that item, boxed only when an instruction needs it whole).
@@ -98,7 +105,10 @@ public struct VirtualMachine: Sendable {
     var ruleErrors: [(rule: Int, error: EvaluationError)] = []
     var initialSlots: [Value?] = []
     /// Steps left in this evaluation before ``EvaluationLimits/maximumSteps`` is spent.
-    var steps = 0
+    var steps: Int {
+        @inline(__always) get { registers.steps }
+        @inline(__always) set { registers.steps = newValue }
+    }
     /// Whether an evaluation has begun and not returned: one that threw may have left values,
     /// frames or saved variables behind, which the next evaluation clears.
     var scratchInUse = false
@@ -120,7 +130,7 @@ public struct VirtualMachine: Sendable {
         self.program = program
         self.environment = environment
         instructions = PlainStorage(program.code)
-        machineCode = MachineWord.lower(program.code) { _ in false }
+        machineCode = MachineWord.lower(program.code) { _ in nil }
         let fields: [BoundField?] = program.keyPaths.map { components in
             // A path reading `@distinct…` charges for what it reaches, which needs the whole walk.
             guard case .field(let field)? = components.first,
