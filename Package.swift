@@ -83,7 +83,7 @@ let package = Package(
             name: "predicate-bench",
             dependencies: [
                 "PredicateBatch", "PredicateValue", "PredicateSyntax", "PredicateSemantics", "PredicateInterpreter",
-                "PredicateVM", "PredicateFileProvider",
+                "PredicateVM", "PredicateFileProvider", "PredicateActions",
             ],
             path: "Benchmarks/PredicateBench"
         ),
