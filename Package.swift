@@ -131,7 +131,7 @@ let package = Package(
         .testTarget(
             name: "HardeningTests",
             dependencies: [
-                "PredicateActions", "PredicateVM", "PredicateInterpreter", "PredicateFileProvider",
+                "PredicateActions", "PredicateBatch", "PredicateVM", "PredicateInterpreter", "PredicateFileProvider",
                 "PredicateSemantics", "PredicateSyntax", "PredicateValue",
             ]
         ),
