@@ -83,7 +83,7 @@ let package = Package(
             name: "predicate-bench",
             dependencies: [
                 "PredicateBatch", "PredicateValue", "PredicateSyntax", "PredicateSemantics", "PredicateInterpreter",
-                "PredicateVM", "PredicateFileProvider",
+                "PredicateVM", "PredicateFileProvider", "PredicateActions",
             ],
             path: "Benchmarks/PredicateBench"
         ),
@@ -131,7 +131,7 @@ let package = Package(
         .testTarget(
             name: "HardeningTests",
             dependencies: [
-                "PredicateActions", "PredicateVM", "PredicateInterpreter", "PredicateFileProvider",
+                "PredicateActions", "PredicateBatch", "PredicateVM", "PredicateInterpreter", "PredicateFileProvider",
                 "PredicateSemantics", "PredicateSyntax", "PredicateValue",
             ]
         ),

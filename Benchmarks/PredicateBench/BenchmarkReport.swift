@@ -11,9 +11,12 @@ struct BenchmarkReport: Encodable {
     let buildSeconds: [String: Double]
     let peakMemoryMiB: Double
     let runs: Int
+    /// A rule set with rules failing on every item against one with false rules (issue 18).
+    var failingRules: FailingRulesBenchmark.Result?
 
     enum CodingKeys: String, CodingKey {
         case machine, workloads, parse, scaling, runs
+        case failingRules = "rule_set_with_failing_rules"
         case buildSeconds = "build_seconds"
         case peakMemoryMiB = "peak_memory_mib"
     }

@@ -28,6 +28,7 @@ EvaluationTable.print(evaluationResults, runs: options.runs)
 let scalingPoints = ScalingBenchmark.run(options: options, dataset: dataset)
 ScalingBenchmark.printTable(scalingPoints)
 RuleSetBenchmark.run(quick: options.quick)
+let failingRules = FailingRulesBenchmark.run(options: options, dataset: dataset)
 
 print(
     "\nData preparation (not part of any figure; an item is \(MemoryLayout<FileProviderItem>.stride) bytes in the array):"
@@ -43,7 +44,7 @@ if let path = options.jsonPath {
         machine: machine, workloads: evaluationResults.map(BenchmarkReport.WorkloadEntry.init),
         parse: parseResults, scaling: scalingPoints.map(BenchmarkReport.ScalingEntry.init),
         buildSeconds: Dictionary(dataset.buildSeconds, uniquingKeysWith: { first, _ in first }),
-        peakMemoryMiB: peakMemory, runs: options.runs)
+        peakMemoryMiB: peakMemory, runs: options.runs, failingRules: failingRules)
     do {
         try report.write(to: path)
         print("wrote \(path)")

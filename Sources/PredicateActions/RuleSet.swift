@@ -80,17 +80,14 @@ public struct RuleSet: Sendable {
         }
 
         /// Every rule's answer for `object` as `SELF`, in one pass.
+        ///
+        /// A rule that fails costs its error (kind, range, message) and nothing more: the
+        /// answer keeps the errors as the machine reported them and builds a ``Diagnostic`` only
+        /// when ``RuleSetAnswer/problems`` is read, so that rules failing on every item do not
+        /// slow the hot path (issue 18).
         public mutating func evaluate(on object: Value, variables: [String: Value] = [:]) -> RuleSetAnswer {
             let result = machine.evaluateRules(on: object, variables: variables)
-            guard !result.errors.isEmpty || !ruleSet.problems.isEmpty else {
-                return RuleSetAnswer(bits: result.bits, problems: [])
-            }
-            var problems = ruleSet.problems.map { (rule: $0.key, diagnostic: $0.value) }
-            for (rule, error) in result.errors {
-                problems.append((rule, ruleSet.diagnostic(for: error, rule: rule)))
-            }
-            problems.sort { $0.rule < $1.rule }
-            return RuleSetAnswer(bits: result.bits, problems: problems)
+            return RuleSetAnswer(bits: result.bits, errors: result.errors, ruleSet: ruleSet)
         }
     }
 
@@ -105,27 +102,5 @@ public struct RuleSet: Sendable {
             error.range.map { SourceRange(max(0, $0.lowerBound - start), max(0, $0.upperBound - start)) }
             ?? SourceRange(0, source.utf8.count)
         return Diagnostic(.evaluationFailed(error.message), range: range, source: source)
-    }
-}
-
-/// Every rule's answer for one input.
-public struct RuleSetAnswer: Sendable {
-    /// Rule `r` is true when bit `r % 64` of word `r / 64` is set.
-    public let bits: [UInt64]
-    /// The rules that are false because of a problem (a parse or evaluation error), by rule index.
-    public let problems: [(rule: Int, diagnostic: Diagnostic)]
-
-    /// Whether rule `rule` is true.
-    public func isSatisfied(_ rule: Int) -> Bool {
-        guard rule >= 0, rule >> 6 < bits.count else { return false }
-        return bits[rule >> 6] & (1 << UInt64(rule & 63)) != 0
-    }
-
-    /// Rules 0 to 63 as one mask: bit `r` for rule `r`.
-    public var mask: UInt64 { bits.first ?? 0 }
-
-    /// Why rule `rule` is false, when a problem made it so.
-    public func problem(of rule: Int) -> Diagnostic? {
-        problems.first { $0.rule == rule }?.diagnostic
     }
 }

@@ -201,13 +201,28 @@ func readFile(atPath path: String) throws(CommandLineIOError) -> [UInt8] {
     }
 }
 
+/// The most bytes one whole document (an object, a selection, an Info.plist) may have. Far above
+/// any real one, and low enough that parsing the largest stays well within 2 GiB: a document is
+/// held whole, and its parsed form takes many times its size, so without this a hostile file
+/// (or `/dev/zero`) would exhaust memory instead of getting an error (issue 18). `filter` streams
+/// its lines and has no such limit.
+let maximumDocumentBytes = 32 << 20
+
 /// Reads an input to its end.
-func readAll(from input: inout some CommandLineInput) throws(CommandLineIOError) -> [UInt8] {
+///
+/// - Throws: ``CommandLineIOError`` when it holds more than `limit` bytes (by default
+///   ``maximumDocumentBytes``), after reading just past the limit.
+func readAll(
+    from input: inout some CommandLineInput, limit: Int = maximumDocumentBytes
+) throws(CommandLineIOError) -> [UInt8] {
     var bytes: [UInt8] = []
     while true {
         let chunk = try input.read(maximumCount: 1 << 16)
         if chunk.isEmpty { return bytes }
         bytes.append(contentsOf: chunk)
+        guard bytes.count <= limit else {
+            throw CommandLineIOError("the input is larger than \(limit >> 20) MiB, the limit for one document")
+        }
     }
 }
 

@@ -4,6 +4,10 @@ import PredicateSemantics
 import PredicateSyntax
 import PredicateValue
 
+/// The most items `--items` may select: far more than a user selects in Finder, and few enough
+/// that building them and evaluating a rule over them stays within eval's limits.
+let maximumSelectionCount = 100_000
+
 /// `predicate check` and `predicate actions`: File Provider rules before they ship.
 extension Session {
     // MARK: actions
@@ -279,7 +283,14 @@ extension Session {
         guard case .array(let elements) = try value(ofJSON: bytes, from: origin, expecting: "array") else {
             return []
         }
+        // Checked before the items are built: each is far larger than its JSON, and a rule over
+        // a huge selection (explain records every element it visits) would run on and on.
+        guard elements.count <= maximumSelectionCount else {
+            throw CommandLineIOError(
+                "\(origin): \(elements.count) items; a selection holds at most \(maximumSelectionCount)")
+        }
         var items: [FileProviderItem] = []
+        items.reserveCapacity(elements.count)
         for (index, element) in elements.enumerated() {
             guard case .dictionary(let properties) = element else {
                 throw CommandLineIOError("\(origin): item \(index + 1) is not a JSON object")

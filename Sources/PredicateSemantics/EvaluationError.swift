@@ -1,4 +1,5 @@
 import PredicateSyntax
+import PredicateValue
 
 /// Why evaluating a rule failed (SPEC §4.10.2): a typed value, never a trap.
 ///
@@ -33,16 +34,57 @@ public struct EvaluationError: Error, Hashable, Sendable, CustomStringConvertibl
 
     /// What went wrong, for tools and tests.
     public let kind: Kind
-    /// What went wrong, for a rule author.
-    public let message: String
+    /// What went wrong, for a rule author; formatted when read.
+    public var message: String { text.rendered }
     /// The source text of the failing sub-expression, if known.
     public var range: SourceRange?
+    private let text: Text
+
+    /// A message's parts, joined only when the message is read: an error that a rule set or a
+    /// filter swallows on every item then costs no formatting on the hot path (issue 18).
+    enum Text: Sendable {
+        case literal(String)
+        /// `compare:` on values that cannot be ordered against each other.
+        case cannotOrder(Value, Value)
+        /// An arithmetic operation given a value that is not a number.
+        case needsNumbers(operation: String, Value)
+
+        var rendered: String {
+            switch self {
+            case .literal(let message):
+                return message
+            case .cannotOrder(let lhs, let rhs):
+                return "cannot order \(ValueComparison.describe(lhs)) against \(ValueComparison.describe(rhs))"
+            case .needsNumbers(let operation, .bool):
+                return "\(operation) needs numbers, not booleans (YES/NO are not arithmetic values)"
+            case .needsNumbers(let operation, let value):
+                return "\(operation) needs numbers, got \(ValueComparison.describe(value))"
+            }
+        }
+    }
 
     /// Creates an error; the evaluator adds the range.
     public init(_ kind: Kind, _ message: String, range: SourceRange? = nil) {
+        self.init(kind, .literal(message), range: range)
+    }
+
+    /// Creates an error whose message is formatted when read.
+    init(_ kind: Kind, _ text: Text, range: SourceRange? = nil) {
         self.kind = kind
-        self.message = message
+        self.text = text
         self.range = range
+    }
+
+    /// Errors are equal when their kind, message and range are, however the message is held.
+    public static func == (lhs: EvaluationError, rhs: EvaluationError) -> Bool {
+        lhs.kind == rhs.kind && lhs.range == rhs.range && lhs.message == rhs.message
+    }
+
+    /// Hashes what ``==`` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(kind)
+        hasher.combine(range)
+        hasher.combine(message)
     }
 
     /// The error with `range` filled in, unless it already has one (the innermost range wins).

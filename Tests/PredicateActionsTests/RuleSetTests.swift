@@ -135,6 +135,22 @@ private func randomObject(_ rng: inout SplitMix) -> Value {
     #expect(answer.mask == 0b0010)
 }
 
+/// Diagnostics are built only when read (issue 18): the answer keeps the machine's errors, and
+/// `problems` and `problem(of:)` build the same diagnostics from them, in rule order.
+@Test func problemsAreBuiltFromTheKeptErrorsWhenRead() throws {
+    let set = try RuleSet(rules: ["name > 3", "name ==", "name == 'x'", "name < 3"])
+    let answer = set.evaluate(on: .dictionary(["name": .string("x")]))
+    #expect(answer.hasProblems)
+    #expect(answer.errors.map(\.rule).sorted() == [0, 3])
+    #expect(answer.errors.allSatisfy { $0.error.kind == .typeMismatch })
+    #expect(answer.problems.map(\.rule) == [0, 1, 3])
+    for (rule, diagnostic) in answer.problems { #expect(answer.problem(of: rule) == diagnostic) }
+    #expect(answer.problem(of: 2) == nil)
+    #expect(answer.problem(of: 3)?.range == SourceRange(0, 8))
+    let clean = try RuleSet(rules: ["name == 'x'"]).evaluate(on: .dictionary(["name": .string("x")]))
+    #expect(!clean.hasProblems && clean.problems.isEmpty && clean.errors.isEmpty)
+}
+
 @Test(arguments: [
     ("documentSize > 1e6 AND isUploaded == NO", ["documentSize", "isUploaded"]),
     (

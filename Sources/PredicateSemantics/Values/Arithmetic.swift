@@ -20,13 +20,10 @@ public enum Arithmetic {
         switch value {
         case .int, .uint, .double, .decimal:
             if let number = Number(value) { return number }
-        case .bool:
-            throw EvaluationError(
-                .typeMismatch, "\(operation) needs numbers, not booleans (YES/NO are not arithmetic values)")
         default:
             break
         }
-        throw EvaluationError(.typeMismatch, "\(operation) needs numbers, got \(ValueComparison.describe(value))")
+        throw EvaluationError(.typeMismatch, .needsNumbers(operation: operation, value))
     }
 
     static func kind(_ lhs: Number, _ rhs: Number) -> Kind {

@@ -45,8 +45,7 @@ public enum ValueComparison {
         case (.date(let a), .date(let b)):
             return Ordering(a, b)
         default:
-            throw EvaluationError(
-                .typeMismatch, "cannot order \(describe(lhs)) against \(describe(rhs))")
+            throw EvaluationError(.typeMismatch, .cannotOrder(lhs, rhs))
         }
     }
 
