@@ -164,7 +164,8 @@ final class BatchWorker {
         for row in chunkSuspects.sorted() {
             let item = batch.row(row)
             do {
-                if try machine.evaluate(on: binding.evaluatedObject(for: item), variables: binding.variables(for: item)) {
+                if try machine.evaluate(on: binding.evaluatedObject(for: item), variables: binding.variables(for: item))
+                {
                     words[row >> 6] |= 1 << UInt64(row & 63)
                 }
             } catch {

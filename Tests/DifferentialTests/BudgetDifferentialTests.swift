@@ -42,7 +42,9 @@ import Testing
             rule: "SUBQUERY(xs, $x, $x > 1 AND $x < 900).@count > 10", object: numbers,
             limits: EvaluationLimits(maximumSteps: 2_000)),
         Case(rule: "ANY xs > 998", object: numbers, limits: tiny),
-        Case(rule: "xs.@count > 3 AND ANY xs IN {998, 999}", object: numbers, limits: EvaluationLimits(maximumSteps: 900)),
+        Case(
+            rule: "xs.@count > 3 AND ANY xs IN {998, 999}", object: numbers, limits: EvaluationLimits(maximumSteps: 900)
+        ),
         Case(
             rule: "SUBQUERY(xs, $a, SUBQUERY(xs, $b, SUBQUERY(xs, $c, $a + $b + $c == 100).@count > 0).@count > 0)"
                 + ".@count > 0",
