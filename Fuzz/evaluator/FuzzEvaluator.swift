@@ -11,8 +11,10 @@ import PredicateValue
 /// 2 of a three-row batch, between nil), unbound; all must give the same result, or errors of the
 /// same kind at the same place.
 ///
-/// A step-budget error on either side is not a disagreement: the engines count steps
-/// differently (nodes against instructions), so near the limit one may stop and the other not.
+/// A step-budget error on either side is not a disagreement between the interpreter and the VM:
+/// they count steps differently (nodes against instructions), so near the limit one may stop and
+/// the other not. The batch engine must give exactly the VM's answer, budget errors included
+/// (kind, message, range), under the fuzzer's budget and under a tiny one that most rules spend.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzEvaluator(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = UnsafeBufferPointer(start: data, count: size)
@@ -37,11 +39,7 @@ public func fuzzEvaluator(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard let program = try? Compiler.compile(predicate, source: rule) else { return 0 }
     var machine = VirtualMachine(program: program, environment: environment)
     let actual = Outcome { () throws(EvaluationError) in try machine.evaluate(on: object) }
-    let batch = BatchProgram(program, environment: environment).evaluate([object, .nil, object])
-    let batchOutcomes = [0, 2].map { row in
-        batch.errors.first { $0.row == row }.map { Outcome.error($0.error.kind, $0.error.range) }
-            ?? .value(batch.matches(row))
-    }
+    let batchOutcomes = coarseBatchOutcomes(program, object, environment)
     for candidate in [actual] + batchOutcomes
     where expected != candidate && !expected.isBudget && !candidate.isBudget {
         print("engines disagree\n  rule:        \(rule.debugDescription)")
@@ -49,7 +47,52 @@ public func fuzzEvaluator(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         print("  batch:       \(batchOutcomes)")
         abort()
     }
+    let tiny = EvaluationEnvironment(limits: EvaluationLimits(maximumSteps: 60, maximumPatternSteps: 40))
+    for environment in [environment, tiny] {
+        var machine = VirtualMachine(program: program, environment: environment)
+        let scalar = exactOutcome { () throws(EvaluationError) in try machine.evaluate(on: object) }
+        for batch in exactBatchOutcomes(program, object, environment) where batch != scalar {
+            print("batch and VM disagree\n  rule:   \(rule.debugDescription)\n  object: \(object)")
+            print("  VM:     \(scalar)\n  batch:  \(batch)")
+            abort()
+        }
+    }
     return 0
+}
+
+/// The batch engine's answers for rows 0 and 2 of `[object, nil, object]`.
+private func coarseBatchOutcomes(_ program: Program, _ object: Value, _ environment: EvaluationEnvironment) -> [Outcome]
+{
+    let batch = BatchProgram(program, environment: environment).evaluate([object, .nil, object])
+    return [0, 2].map { row in
+        batch.errors.first { $0.row == row }.map { Outcome.error($0.error.kind, $0.error.range) }
+            ?? .value(batch.matches(row))
+    }
+}
+
+/// As ``coarseBatchOutcomes(_:_:_:)``, with the errors' messages.
+private func exactBatchOutcomes(
+    _ program: Program, _ object: Value, _ environment: EvaluationEnvironment
+)
+    -> [String]
+{
+    let batch = BatchProgram(program, environment: environment).evaluate([object, .nil, object])
+    return [0, 2].map { row in
+        batch.errors.first { $0.row == row }.map { describe($0.error) } ?? "\(batch.matches(row))"
+    }
+}
+
+/// A result, or an error's kind, range and message.
+private func exactOutcome(_ body: () throws(EvaluationError) -> Bool) -> String {
+    do {
+        return "\(try body())"
+    } catch {
+        return describe(error)
+    }
+}
+
+private func describe(_ error: EvaluationError) -> String {
+    "error \(error.kind) at \(error.range.map { "\($0)" } ?? "?"): \(error.message)"
 }
 
 /// A result or the error's kind and position (messages may be worded per engine only where the

@@ -40,7 +40,7 @@ public struct BatchProgram: Sendable {
     public func evaluate(_ batch: ColumnBatch, variables: [String: Value] = [:], threads: Int = 1) -> BatchResult {
         BatchEvaluation.run(
             plan, on: batch, binding: RowBinding(evaluatedObject: .row, variable: nil, variables: variables),
-            environment: environment, threads: threads)
+            environment: environment, threads: threads, budget: .rerun(program))
     }
 
     /// Evaluates the predicate for every item of `rows` (building the batch is part of the cost).
@@ -63,7 +63,7 @@ public struct BatchProgram: Sendable {
             plan, on: batch,
             binding: RowBinding(
                 evaluatedObject: .selectionOfRow(contextKey: contextKey), variable: nil, variables: variables),
-            environment: environment, threads: threads)
+            environment: environment, threads: threads, budget: .rerun(program))
     }
 
     /// Evaluates an activation rule once, for the selection of every row of `batch` (the context
@@ -89,7 +89,9 @@ public struct BatchProgram: Sendable {
             leaf.inner, on: batch,
             binding: RowBinding(
                 evaluatedObject: .fixed(needsContext ? context() : .nil), variable: leaf.variable, variables: variables),
-            environment: environment, threads: threads)
+            environment: environment, threads: threads, budget: .shared(environment.limits.maximumSteps))
+        // One evaluation of the rule: past its budget, the VM's answer on the context is the answer.
+        guard !inner.exhausted, inner.suspects.isEmpty else { return wholeRule(on: context(), variables: variables) }
         if let first = inner.errors.first { return .failure(first.error) }
         return leaf.outcome(count: inner.matchCount, of: batch.count, environment: environment)
     }
@@ -116,7 +118,12 @@ public struct BatchProgram: Sendable {
         let inner = BatchEvaluation.run(
             leaf.inner, on: batch,
             binding: RowBinding(evaluatedObject: .fixed(.nil), variable: leaf.variable, variables: variables),
-            environment: environment, threads: threads)
+            environment: environment, threads: threads, budget: .report)
+        // A row past its budget: the selections are evaluated as contexts, where the VM decides.
+        guard inner.suspects.isEmpty else {
+            let contexts = ranges.map { range in Value.dictionary([contextKey: .array(range.map(batch.row))]) }
+            return evaluate(contexts, variables: variables, threads: threads)
+        }
         // Matches before each row, and the first failing row at or after each row.
         var before = [Int](repeating: 0, count: batch.count + 1)
         inner.bitmap.withUnsafeBufferPointer { words in
@@ -187,6 +194,13 @@ public struct BatchProgram: Sendable {
         return BatchResult(count: ranges.count, bitmap: words, errors: errors)
     }
 
+    /// The whole rule on the scalar VM, for an evaluation the batch engine could not finish within
+    /// its budget.
+    private func wholeRule(on context: Value, variables: [String: Value]) -> Result<Bool, EvaluationError> {
+        var machine = VirtualMachine(program: program, environment: environment)
+        return Result { () throws(EvaluationError) -> Bool in try machine.evaluate(on: context, variables: variables) }
+    }
+
     /// The key paths ``evaluateEachAlone(_:contextKey:variables:threads:)`` reads from each item:
     /// the columns of a ``ColumnBatch`` of items for it.
     public var eachAloneKeyPaths: [[KeyComponent]] {
@@ -212,7 +226,8 @@ private struct Pair: Hashable {
 /// Runs a plan over a batch on one or more threads.
 enum BatchEvaluation {
     static func run(
-        _ plan: Plan, on batch: ColumnBatch, binding: RowBinding, environment: EvaluationEnvironment, threads: Int
+        _ plan: Plan, on batch: ColumnBatch, binding: RowBinding, environment: EvaluationEnvironment, threads: Int,
+        budget: RowBudget
     ) -> BatchResult {
         let count = batch.count
         // When each row is an item alone in a selection, `SELF`'s key paths are not the items'.
@@ -220,7 +235,9 @@ enum BatchEvaluation {
             binding.selfIsNotTheRow ? plan.columns.map { _ in Column.unavailable } : plan.columns.map(batch.column)
         let wordCount = (count + 63) / 64
         // Whole words per thread, so no two threads write one word; at least a chunk each.
-        let parts = max(1, min(threads, (count + BatchWorker.chunkSize - 1) / BatchWorker.chunkSize))
+        // A shared budget is spent in row order by one thread, so where it runs out does not vary.
+        let shared = budget.sharedSteps < .max
+        let parts = shared ? 1 : max(1, min(threads, (count + BatchWorker.chunkSize - 1) / BatchWorker.chunkSize))
         let wordsPerPart = (wordCount + parts - 1) / max(1, parts)
         let output = Output(words: wordCount, parts: parts)
         defer { output.deallocate() }
@@ -230,9 +247,12 @@ enum BatchEvaluation {
             guard lower < upper else { return }
             let worker = BatchWorker(
                 plan: plan, columns: columns, batch: batch, binding: binding, environment: environment,
-                threads: threads)
+                threads: threads, budget: budget)
             worker.run(lower..<upper, into: output.words)
             output.errors[part] = worker.errors
+            output.suspects[part] = worker.suspects
+            output.costs[part] = worker.totalCost
+            output.exhausted[part] = worker.exhausted
         }
         if parts == 1 {
             work(0)
@@ -240,10 +260,19 @@ enum BatchEvaluation {
             DispatchQueue.concurrentPerform(iterations: parts, execute: work)
         }
         var allErrors: [BatchResult.RowError] = []
-        for part in 0..<parts { allErrors += output.errors[part] }
+        var suspects: [Int] = []
+        var cost = 0
+        var exhausted = false
+        for part in 0..<parts {
+            allErrors += output.errors[part]
+            suspects += output.suspects[part]
+            cost = cost.saturatingAdd(output.costs[part])
+            exhausted = exhausted || output.exhausted[part]
+        }
         allErrors.sort { $0.row < $1.row }
         return BatchResult(
-            count: count, bitmap: Array(UnsafeBufferPointer(start: output.words, count: wordCount)), errors: allErrors)
+            count: count, bitmap: Array(UnsafeBufferPointer(start: output.words, count: wordCount)), errors: allErrors,
+            suspects: suspects.sorted(), cost: cost, exhausted: exhausted)
     }
 }
 
@@ -252,6 +281,9 @@ enum BatchEvaluation {
 private struct Output: @unchecked Sendable {
     let words: UnsafeMutablePointer<UInt64>
     let errors: UnsafeMutablePointer<[BatchResult.RowError]>
+    let suspects: UnsafeMutablePointer<[Int]>
+    let costs: UnsafeMutablePointer<Int>
+    let exhausted: UnsafeMutablePointer<Bool>
     let parts: Int
 
     init(words count: Int, parts: Int) {
@@ -259,6 +291,12 @@ private struct Output: @unchecked Sendable {
         words.initialize(repeating: 0, count: max(1, count))
         errors = .allocate(capacity: parts)
         errors.initialize(repeating: [], count: parts)
+        suspects = .allocate(capacity: parts)
+        suspects.initialize(repeating: [], count: parts)
+        costs = .allocate(capacity: parts)
+        costs.initialize(repeating: 0, count: parts)
+        exhausted = .allocate(capacity: parts)
+        exhausted.initialize(repeating: false, count: parts)
         self.parts = parts
     }
 
@@ -266,5 +304,9 @@ private struct Output: @unchecked Sendable {
         words.deallocate()
         errors.deinitialize(count: parts)
         errors.deallocate()
+        suspects.deinitialize(count: parts)
+        suspects.deallocate()
+        costs.deallocate()
+        exhausted.deallocate()
     }
 }

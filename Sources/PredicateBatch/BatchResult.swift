@@ -17,6 +17,14 @@ public struct BatchResult: Sendable {
     public let bitmap: [UInt64]
     /// Rows that failed, by row number.
     public let errors: [RowError]
+    /// Rows whose answer the batch engine could not vouch for (a step or pattern budget ran
+    /// out), for a caller that evaluates them again on the scalar VM; empty unless the run was
+    /// asked to report them (see ``RowBudget``).
+    var suspects: [Int] = []
+    /// The steps charged to all rows together.
+    var cost = 0
+    /// Whether a shared budget ran out, so the run stopped early and its answers are void.
+    var exhausted = false
 
     /// Whether row `row` matched.
     public func matches(_ row: Int) -> Bool {

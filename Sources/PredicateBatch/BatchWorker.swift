@@ -68,16 +68,31 @@ final class BatchWorker {
     private var memos: [Int: [String: Bool]] = [:]
     /// For `SUBQUERY` over each row alone: a worker for the inner plan, by leaf.
     private var innerWorkers: [Int: BatchWorker] = [:]
-    /// Per row of the current chunk: 1 once it failed (it then leaves every selection).
+    /// Per row of the current chunk: 1 once it failed, 2 once it is a suspect (either way it
+    /// then leaves every selection).
     private let failed: UnsafeMutablePointer<UInt8>
+    /// Per row of the current chunk: the steps charged to it (see ``RowBudget``).
+    private let cost: UnsafeMutablePointer<Int>
     private var chunkStart = 0
     /// Failures, in the order found (ascending within a chunk's clause; sorted at the end).
     private(set) var errors: [BatchResult.RowError] = []
+    private let budget: RowBudget
+    /// Suspect rows of the current chunk, in the order found.
+    private var chunkSuspects: [Int] = []
+    /// Suspect rows the caller evaluates again (``RowBudget/report``, ``RowBudget/shared(_:)``).
+    private(set) var suspects: [Int] = []
+    /// The steps charged to every row so far.
+    private(set) var totalCost = 0
+    /// Whether a shared budget is spent: every loop then stops.
+    private(set) var exhausted = false
+    /// The whole program on the scalar VM, for suspects under ``RowBudget/rerun(_:)``.
+    private var wholeMachine: VirtualMachine?
 
     init(
         plan: Plan, columns: [Column], batch: ColumnBatch, binding: RowBinding, environment: EvaluationEnvironment,
-        threads: Int
+        threads: Int, budget: RowBudget
     ) {
+        self.budget = budget
         self.plan = plan
         self.columns = columns
         self.batch = batch
@@ -87,22 +102,28 @@ final class BatchWorker {
         machines = Array(repeating: nil, count: plan.regionCount)
         root = ExecutionNode(plan.root, columns: columns, masks: !binding.selfIsNotTheRow)
         failed = .allocate(capacity: BatchWorker.chunkSize)
+        cost = .allocate(capacity: BatchWorker.chunkSize)
     }
 
     deinit {
         pool.deallocate()
         masks.deallocate()
         failed.deallocate()
+        cost.deallocate()
     }
 
     /// Evaluates rows `range` (whose start is a multiple of 64) and sets their bits in `words`.
     func run(_ range: Range<Int>, into words: UnsafeMutablePointer<UInt64>) {
         var start = range.lowerBound
-        while start < range.upperBound {
+        while start < range.upperBound && !exhausted {
             let count = min(BatchWorker.chunkSize, range.upperBound - start)
             chunkStart = start
             chunkCount = count
-            if case .mask(let node) = root {
+            // Kernels are charged nothing more: a row's instructions outside loops are at most the
+            // plan's, charged here up front.
+            totalCost = totalCost.saturatingAdd(plan.rowCost.multipliedReportingOverflow(by: count).partialValue)
+            if totalCost > budget.sharedSteps { exhausted = true }
+            if case .mask(let node) = root, plan.rowCost <= environment.limits.maximumSteps {
                 let mask = masks.take()
                 node.fill(mask, start: start, count: count, pool: &masks)
                 MaskNode.pack(mask, start: start, count: count, into: words)
@@ -111,6 +132,11 @@ final class BatchWorker {
                 continue
             }
             failed.initialize(repeating: 0, count: count)
+            cost.initialize(repeating: plan.rowCost, count: count)
+            chunkSuspects.removeAll(keepingCapacity: true)
+            if plan.rowCost > environment.limits.maximumSteps {
+                for row in start..<(start + count) { suspect(row) }
+            }
             let result = evaluate(root, Selection(rows: nil, start: start, count: count))
             if let matched = result.rows {
                 for index in 0..<result.count {
@@ -119,8 +145,59 @@ final class BatchWorker {
                 }
             }
             pool.give(result)
+            settleSuspects(into: words)
             start += count
         }
+    }
+
+    /// The current chunk's suspects: evaluated again on the scalar VM, whose answer stands, or
+    /// handed to the caller.
+    private func settleSuspects(into words: UnsafeMutablePointer<UInt64>) {
+        guard case .rerun(let program) = budget else {
+            suspects += chunkSuspects
+            return
+        }
+        guard !chunkSuspects.isEmpty else { return }
+        var machine = wholeMachine ?? VirtualMachine(program: program, environment: environment)
+        wholeMachine = nil
+        defer { wholeMachine = machine }
+        for row in chunkSuspects.sorted() {
+            let item = batch.row(row)
+            do {
+                if try machine.evaluate(on: binding.evaluatedObject(for: item), variables: binding.variables(for: item))
+                {
+                    words[row >> 6] |= 1 << UInt64(row & 63)
+                }
+            } catch {
+                errors.append(BatchResult.RowError(row: row, error: error))
+            }
+        }
+    }
+
+    /// Marks `row` as a suspect: it leaves every selection, and its answer is the VM's.
+    private func suspect(_ row: Int) {
+        guard failed[row - chunkStart] != 2 else { return }
+        if failed[row - chunkStart] == 1, let last = errors.lastIndex(where: { $0.row == row }) {
+            errors.remove(at: last)
+        }
+        failed[row - chunkStart] = 2
+        chunkSuspects.append(row)
+    }
+
+    /// Charges `steps` to `row`; a row past the evaluation's budget is a suspect.
+    private func charge(_ row: Int, _ steps: Int) {
+        let index = row - chunkStart
+        cost[index] = cost[index].saturatingAdd(steps)
+        totalCost = totalCost.saturatingAdd(steps)
+        if totalCost > budget.sharedSteps { exhausted = true }
+        if cost[index] > environment.limits.maximumSteps { suspect(row) }
+    }
+
+    /// What is left of `row`'s budget.
+    private func remaining(_ row: Int) -> Int {
+        let own = environment.limits.maximumSteps - cost[row - chunkStart]
+        let shared = budget.sharedSteps == .max ? Int.max : budget.sharedSteps - totalCost
+        return max(0, min(own, shared))
     }
 
     // MARK: - Nodes
@@ -204,6 +281,9 @@ final class BatchWorker {
     }
 
     private func fail(_ row: Int, _ error: EvaluationError) {
+        // A budget error names what ran out in this engine's terms: the VM's own is the answer.
+        if error.kind == .limitExceeded { return suspect(row) }
+        guard failed[row - chunkStart] == 0 else { return }
         failed[row - chunkStart] = 1
         errors.append(BatchResult.RowError(row: row, error: error))
     }
@@ -220,7 +300,7 @@ final class BatchWorker {
         }
         switch columns[leaf.column] {
         case .strings(let values, let nils) where leaf.strings != nil && leaf.nilResult != nil:
-            count = Self.stringKernel(values, nils, leaf.strings, leaf.nilResult, input, output)
+            count = stringKernel(values, nils, leaf.strings, leaf.nilResult, input, output)
         case .values(let values, _) where leaf.integers != nil || leaf.doubles != nil:
             count = mixedNumbers(leaf, values, input, output)
         case .unavailable:
@@ -231,15 +311,63 @@ final class BatchWorker {
         return Selection(rows: output, start: 0, count: count)
     }
 
-    private static func stringKernel(
+    private func stringKernel(
         _ values: [String], _ nils: [UInt8], _ test: StringTest?, _ nilResult: Bool?, _ input: Selection,
         _ output: UnsafeMutablePointer<Int32>
     ) -> Int {
         guard let test, let nilResult else { return 0 }
-        return values.withUnsafeBufferPointer { values in
-            nils.withUnsafeBufferPointer { nils in
-                input.filter(into: output) { row in nils[row] == 0 ? test.holds(values[row]) : nilResult }
+        switch test {
+        case .like, .matches: break
+        default:
+            return values.withUnsafeBufferPointer { values in
+                nils.withUnsafeBufferPointer { nils in
+                    input.filter(into: output) { row in nils[row] == 0 ? test.holds(values[row]) : nilResult }
+                }
             }
+        }
+        // Patterns spend matching steps, bounded as the VM bounds them: by the per-match limit and
+        // what is left of the row's budget; a match stopped there is the VM's to report.
+        let limit = environment.limits.maximumPatternSteps
+        var kept = 0
+        for index in 0..<input.count where !exhausted {
+            let row = input.row(index)
+            guard nils[row] == 0 else {
+                output[kept] = Int32(truncatingIfNeeded: row)
+                kept &+= nilResult ? 1 : 0
+                continue
+            }
+            let allowed = min(limit, remaining(row))
+            var left = allowed
+            guard let holds = test.holds(values[row], budget: &left) else {
+                suspect(row)
+                continue
+            }
+            charge(row, allowed - max(0, left))
+            guard failed[row - chunkStart] == 0 else { continue }
+            output[kept] = Int32(truncatingIfNeeded: row)
+            kept &+= holds ? 1 : 0
+        }
+        return kept
+    }
+
+    /// `leaf`'s comparison of `value` by the general semantics, its steps charged to `row`;
+    /// `nil` when it failed (the failure is recorded).
+    private func evaluateGeneric(_ leaf: ComparisonLeaf, _ value: Value, row: Int) -> Bool? {
+        let lhs = leaf.constantOnLeft ? leaf.constant : value
+        let rhs = leaf.constantOnLeft ? value : leaf.constant
+        charge(row, EvaluationCost.comparison(lhs, rhs))
+        guard failed[row - chunkStart] == 0 else { return nil }
+        let allowed = remaining(row)
+        var left = allowed
+        do throws(EvaluationError) {
+            let holds = try ComparisonOperators.evaluate(
+                leaf.op, lhs, rhs, quantifier: leaf.quantifier, options: leaf.options, environment: environment,
+                steps: &left)
+            charge(row, allowed - max(0, left))
+            return failed[row - chunkStart] == 0 ? holds : nil
+        } catch {
+            fail(row, leaf.site.map(error.at) ?? error)
+            return nil
         }
     }
 
@@ -262,15 +390,8 @@ final class BatchWorker {
                 case .nil where leaf.nilResult != nil:
                     holds = leaf.nilResult == true
                 default:
-                    do throws(EvaluationError) {
-                        holds = try ComparisonOperators.evaluate(
-                            leaf.op, leaf.constantOnLeft ? leaf.constant : values[row],
-                            leaf.constantOnLeft ? values[row] : leaf.constant, quantifier: leaf.quantifier,
-                            options: leaf.options, environment: environment)
-                    } catch {
-                        fail(row, leaf.site.map(error.at) ?? error)
-                        continue
-                    }
+                    guard let result = evaluateGeneric(leaf, values[row], row: row) else { continue }
+                    holds = result
                 }
                 output[kept] = Int32(truncatingIfNeeded: row)
                 kept &+= holds ? 1 : 0
@@ -287,19 +408,11 @@ final class BatchWorker {
             return memoized(leaf, values, nils, input, output)
         }
         var kept = 0
-        for index in 0..<input.count {
+        for index in 0..<input.count where !exhausted {
             let row = input.row(index)
-            let value = column.value(at: row)
-            do {
-                if try ComparisonOperators.evaluate(
-                    leaf.op, leaf.constantOnLeft ? leaf.constant : value, leaf.constantOnLeft ? value : leaf.constant,
-                    quantifier: leaf.quantifier, options: leaf.options, environment: environment)
-                {
-                    output[kept] = Int32(truncatingIfNeeded: row)
-                    kept += 1
-                }
-            } catch {
-                fail(row, leaf.site.map(error.at) ?? error)
+            if evaluateGeneric(leaf, column.value(at: row), row: row) == true {
+                output[kept] = Int32(truncatingIfNeeded: row)
+                kept += 1
             }
         }
         return kept
@@ -354,7 +467,7 @@ final class BatchWorker {
         }
         var kept = 0
         let collections = columns[leaf.collection]
-        for index in 0..<input.count {
+        for index in 0..<input.count where !exhausted {
             let row = input.row(index)
             let elements: [Value]
             switch collections.value(at: row) {
@@ -364,12 +477,17 @@ final class BatchWorker {
                 kept += runScalar(leaf.fallback, Selection(rows: nil, start: row, count: 1), output + kept)
                 continue
             }
+            // The elements share what is left of the row's budget, so nested SUBQUERYs stop where
+            // the VM would instead of running to the end.
             let inner = BatchEvaluation.run(
                 leaf.inner, on: ColumnBatch(rows: elements, keyPaths: leaf.inner.columns, rowsAreElements: true),
                 binding: RowBinding(
                     evaluatedObject: .fixed(binding.evaluatedObject(for: batch.row(row))), variable: leaf.variable,
                     variables: binding.variables(for: batch.row(row))),
-                environment: environment, threads: input.count == 1 ? threads : 1)
+                environment: environment, threads: 1, budget: .shared(remaining(row)))
+            charge(row, inner.cost)
+            if inner.exhausted || !inner.suspects.isEmpty { suspect(row) }
+            if failed[row - chunkStart] != 0 { continue }
             if let first = inner.errors.first {
                 fail(row, first.error)
                 continue
@@ -399,10 +517,15 @@ final class BatchWorker {
                 plan: leaf.inner, columns: leaf.inner.columns.map(batch.column), batch: batch,
                 binding: RowBinding(
                     evaluatedObject: binding.evaluatedObject, variable: leaf.variable, variables: binding.variables),
-                environment: environment, threads: 1)
+                environment: environment, threads: 1, budget: .report)
         innerWorkers[leaf.id] = inner
         let matched = inner.select(input, chunkStart: chunkStart)
         for failure in inner.takeErrors() { fail(failure.row, failure.error) }
+        for row in inner.takeSuspects() { suspect(row) }
+        for index in 0..<input.count {
+            let row = input.row(index)
+            charge(row, inner.cost[row - chunkStart] - inner.plan.rowCost)
+        }
         let outcomes = [0, 1].map { leaf.outcome(count: $0, of: 1, environment: environment) }
         var kept = 0
         var next = 0
@@ -433,6 +556,8 @@ final class BatchWorker {
         self.chunkStart = chunkStart
         chunkCount = min(BatchWorker.chunkSize, batch.count - chunkStart)
         failed.initialize(repeating: 0, count: BatchWorker.chunkSize)
+        cost.initialize(repeating: plan.rowCost, count: BatchWorker.chunkSize)
+        chunkSuspects.removeAll(keepingCapacity: true)
         let result = evaluate(root, input)
         defer { pool.give(result) }
         guard let rows = result.rows else { return [] }
@@ -443,6 +568,12 @@ final class BatchWorker {
     private func takeErrors() -> [BatchResult.RowError] {
         defer { errors.removeAll() }
         return errors
+    }
+
+    /// The suspects of the last ``select(_:chunkStart:)``.
+    private func takeSuspects() -> [Int] {
+        defer { chunkSuspects.removeAll() }
+        return chunkSuspects
     }
 
     // MARK: - Scalar fallback
@@ -459,17 +590,20 @@ final class BatchWorker {
         machines[region.id] = nil
         defer { machines[region.id] = machine }
         var kept = 0
-        for index in 0..<input.count {
+        let steps = environment.limits.maximumSteps
+        for index in 0..<input.count where !exhausted {
             let row = input.row(index)
             do {
                 let item = batch.row(row)
-                if try machine.evaluate(
+                let holds = try machine.evaluate(
                     on: binding.evaluatedObject(for: item), variables: binding.variables(for: item))
-                {
+                charge(row, steps - max(0, machine.remainingSteps))
+                if holds && failed[row - chunkStart] == 0 {
                     output[kept] = Int32(truncatingIfNeeded: row)
                     kept += 1
                 }
             } catch {
+                charge(row, steps - max(0, machine.remainingSteps))
                 fail(row, error)
             }
         }

@@ -15,6 +15,11 @@ struct Plan: Sendable {
     let regionCount: Int
     /// How many ``SubqueryLeaf``s the plan holds (numbered from 0), for per-worker scratch space.
     let subqueryCount: Int
+    /// The most instructions the scalar VM runs for one row outside loops (a `SUBQUERY` body
+    /// counts once): what every row is charged up front against its step budget, so a row whose
+    /// other charges stay below ``EvaluationLimits/maximumSteps`` minus this cannot have failed
+    /// on the VM's budget either.
+    let rowCost: Int
 }
 
 /// A node of a ``Plan``: given the rows still in question, which of them are true.

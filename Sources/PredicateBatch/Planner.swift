@@ -42,9 +42,10 @@ struct Planner {
         else {
             // The whole program as one region: always valid, since the program is.
             return Plan(
-                root: .scalar(ScalarRegion(id: 0, program: program)), columns: [], regionCount: 1, subqueryCount: 0)
+                root: .scalar(ScalarRegion(id: 0, program: program)), columns: [], regionCount: 1, subqueryCount: 0,
+                rowCost: program.code.count)
         }
-        return planner.finish(root)
+        return planner.finish(root, rowCost: program.code.count)
     }
 
     private init(program: Program, environment: EvaluationEnvironment, rows: Rows) {
@@ -54,8 +55,9 @@ struct Planner {
         depths = Instruction.stackDepths(program.code)
     }
 
-    private func finish(_ root: PlanNode) -> Plan {
-        Plan(root: root, columns: columns, regionCount: regionCount, subqueryCount: subqueryCount)
+    private func finish(_ root: PlanNode, rowCost: Int) -> Plan {
+        Plan(
+            root: root, columns: columns, regionCount: regionCount, subqueryCount: subqueryCount, rowCost: rowCost)
     }
 
     /// The node for `range`, code that leaves one Boolean: structured if possible, else a region;
@@ -279,7 +281,8 @@ struct Planner {
         guard let innerRoot = inner.node((pc + 3)..<collect) else { return nil }
         let leaf = SubqueryLeaf(
             id: subqueryCount, collection: columnNumber(path), variable: program.variables[Int(variable)],
-            inner: inner.finish(innerRoot), op: op,
+            // Per element: the body, and the loop's own instructions around it.
+            inner: inner.finish(innerRoot, rowCost: collect - pc + 4), op: op,
             options: options, comparand: comparand, site: sourceRange(after + 2),
             fallback: fallback)
         subqueryCount += 1

@@ -84,8 +84,8 @@ struct Engines {
     let environment: EvaluationEnvironment
     let interpreter: Interpreter
 
-    init() {
-        environment = EvaluationEnvironment()
+    init(limits: EvaluationLimits = EvaluationLimits()) {
+        environment = EvaluationEnvironment(limits: limits)
         interpreter = Interpreter(environment: environment)
     }
 

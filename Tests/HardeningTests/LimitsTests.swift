@@ -36,15 +36,18 @@ import Testing
         }
     }
 
-    /// `(a+)+$` on forty `a`s and `!`: stopped by the default budget, answered when unlimited
-    /// on a shorter string (the work doubles with each `a`).
+    /// `(a+)+\1?$` on forty `a`s and `!` (a back-reference, so ICU runs it, backtracking):
+    /// stopped by the default budget, answered when unlimited on a shorter string (the work
+    /// doubles with each `a`). Without the back-reference the automaton answers at once.
     @Test func catastrophicRegularExpressionIsBounded() throws {
-        let matcher = try RegularExpressionMatcher("(a+)+$", options: [])
+        let matcher = try RegularExpressionMatcher("(a+)+\\1?$", options: [])
         let hostile = String(repeating: "a", count: 40) + "!"
         #expect(throws: EvaluationError.self) { try matcher.matches(hostile, limits: EvaluationLimits()) }
         let short = String(repeating: "a", count: 12) + "!"
         #expect(try matcher.matches(short, limits: .unlimited) == false)
         #expect(try matcher.matches(String(repeating: "a", count: 40), limits: EvaluationLimits()))
+        #expect(
+            try RegularExpressionMatcher("(a+)+$", options: []).matches(hostile, limits: EvaluationLimits()) == false)
     }
 
     /// The budget error is the same in both engines: kind, message and the whole rule's range.
@@ -80,7 +83,7 @@ import Testing
     @Test func manyExpensiveMatchesShareTheEvaluationBudget() throws {
         // Each match backtracks about 2^16 × 2 engine steps (under the per-match limit); 200 of
         // them need far more than the evaluation's 1,000,000.
-        let rule = "SUBQUERY(xs, $x, $x MATCHES '(a+)+$').@count > 0"
+        let rule = "SUBQUERY(xs, $x, $x MATCHES '(a+)+\\\\1?$').@count > 0"
         let subject = Value.string(String(repeating: "a", count: 16) + "!")
         let object = Value.dictionary(["xs": .array(Array(repeating: subject, count: 200))])
         let limits = EvaluationLimits(maximumSteps: 1_000_000, maximumPatternSteps: 900_000)

@@ -162,3 +162,18 @@ func everySubcommandDocumentsItsExitCodes(subcommand: String) {
                   └─ … 5 more not shown
             """)
 }
+
+private let hostileLine = #"{"name": "\#(String(repeating: "a", count: 40))!"}"#
+
+/// A rule that fails on a line drops it, even under `NOT`, as in `eval` (the batch engine used to
+/// answer `false` where the VM stopped with `limitExceeded`); without the back-reference the
+/// automaton answers.
+@Test(arguments: [
+    (#"NOT (name MATCHES '(a+)+\\1?$')"#, ""),
+    (#"name MATCHES '(a+)+\\1?$' OR name BEGINSWITH 'a'"#, ""),
+    ("NOT (name MATCHES '(a+)+$')", hostileLine + "\n"),
+])
+func filterDropsLinesWhoseRuleFails(rule: String, output: String) {
+    let result = run(["filter", rule, "--items", "-"], input: hostileLine + "\n")
+    #expect(result.standardOutput == output)
+}

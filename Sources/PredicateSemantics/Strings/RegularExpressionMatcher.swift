@@ -20,11 +20,17 @@ import PredicateSyntax
 /// meaning. This implementation folds no pattern text under `c`, and under `d` only removes
 /// marks, which regular-expression syntax never relies on.
 ///
-/// **Cost:** ICU backtracks, and a pattern such as `(a+)+b` takes exponential time on a long run
-/// of `a`s. ``matches(_:limits:)`` bounds that: it asks ICU for progress reports (one every
+/// **Engines:** the syntax rules use (literals, escapes, classes, `.`, quantifiers, alternation,
+/// groups, anchors at the ends, the case-insensitive flag) is compiled once into a Thompson NFA
+/// and run as a state set (``RegexProgram``): linear time, so `(a+)+$` is answered at once. The
+/// rest (back-references, look-around, possessive and atomic forms, `\b`, `\p{…}`, …), and
+/// subjects whose answer would depend on Unicode tables the automaton does not hold, go to ICU.
+///
+/// **Cost:** ICU backtracks, and a pattern such as `(a+)\1+b` takes exponential time on a long
+/// run of `a`s. ``matches(_:limits:)`` bounds that: it asks ICU for progress reports (one every
 /// 10,000 engine steps) and stops the match when ``EvaluationLimits/maximumPatternSteps`` are
 /// spent, so a catastrophic pattern costs a bounded time (about 0.1 s at the default) and an
-/// error rather than a hang.
+/// error rather than a hang. The automaton spends one step per NFA state it visits.
 public struct RegularExpressionMatcher: Sendable {
     /// The pattern, as given.
     public let pattern: String
@@ -36,6 +42,10 @@ public struct RegularExpressionMatcher: Sendable {
     /// Whether ``expression`` ends with `\z`, so that a match found from the start is a whole
     /// match; otherwise the first match's range is checked against the whole string.
     private let isAnchoredAtEnd: Bool
+    /// The pattern as an automaton, when it is in the syntax the automaton runs.
+    private let automaton: RegexProgram?
+    /// Whether the pattern runs on the automaton (for subjects it decides), not only on ICU.
+    package var usesAutomaton: Bool { automaton != nil }
     private let normalizes: Bool
     private let stripsDiacritics: Bool
 
@@ -51,6 +61,7 @@ public struct RegularExpressionMatcher: Sendable {
         guard !pattern.isEmpty else {
             expression = nil
             isAnchoredAtEnd = false
+            automaton = nil
             return
         }
         var flags: NSRegularExpression.Options = [.dotMatchesLineSeparators, .anchorsMatchLines]
@@ -74,9 +85,13 @@ public struct RegularExpressionMatcher: Sendable {
         {
             expression = wrapped
             isAnchoredAtEnd = true
+            // What ICU compiled, read by the automaton's parser, which refuses what it is unsure of.
+            automaton = RegexParser.parse(source, caseInsensitive: flags.contains(.caseInsensitive))
+                .flatMap(RegexProgram.init)
         } else {
             expression = plain
             isAnchoredAtEnd = false
+            automaton = nil
         }
     }
 
@@ -103,8 +118,19 @@ public struct RegularExpressionMatcher: Sendable {
     /// `budget` (10,000 for each progress report); `nil` when the budget ran out first and the
     /// match was stopped (the budget is then negative).
     public func matches(_ subject: String, budget: inout Int) -> Bool? {
-        guard budget < Int.max else { return match(subject, reports: .max).result }
-        let (result, reports) = match(subject, reports: max(0, budget) / Self.stepsPerReport)
+        guard expression != nil else { return false }
+        let text = Self.prepare(subject, normalizes, stripsDiacritics)
+        if let automaton {
+            let scalars = Array(text.unicodeScalars)
+            if automaton.decides(scalars) {
+                var left = budget
+                let result = automaton.wholeMatch(scalars, budget: &left)
+                budget = result == nil ? -1 : left
+                return result
+            }
+        }
+        guard budget < Int.max else { return match(text, reports: .max).result }
+        let (result, reports) = match(text, reports: max(0, budget) / Self.stepsPerReport)
         budget = result == nil ? -1 : budget - reports * Self.stepsPerReport
         return result
     }
@@ -113,11 +139,10 @@ public struct RegularExpressionMatcher: Sendable {
     /// `rematch.cpp`).
     private static let stepsPerReport = 10_000
 
-    /// The match, or `nil` when ICU reported progress more than `reports` times (the match was
-    /// stopped there), and the number of reports.
-    private func match(_ subject: String, reports: Int) -> (result: Bool?, reports: Int) {
+    /// The match of `text` (already prepared) by ICU, or `nil` when ICU reported progress more
+    /// than `reports` times (the match was stopped there), and the number of reports.
+    private func match(_ text: String, reports: Int) -> (result: Bool?, reports: Int) {
         guard let expression else { return (false, 0) }
-        let text = Self.prepare(subject, normalizes, stripsDiacritics)
         let whole = NSRange(location: 0, length: text.utf16.count)
         guard reports < Int.max else {
             guard let match = expression.firstMatch(in: text, options: [.anchored], range: whole) else {

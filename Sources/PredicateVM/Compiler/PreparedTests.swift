@@ -236,6 +236,16 @@ package enum StringTest: Sendable {
         case .matches(let pattern): return pattern.matches(text)
         }
     }
+
+    /// Whether the row's string passes, spending `LIKE`'s and `MATCHES`'s matching steps from
+    /// `budget`; `nil` when the budget ran out first (the other operators spend nothing).
+    package func holds(_ text: String, budget: inout Int) -> Bool? {
+        switch self {
+        case .like(let pattern): return pattern.matches(text, budget: &budget)
+        case .matches(let pattern): return pattern.matches(text, budget: &budget)
+        default: return holds(text)
+        }
+    }
 }
 
 extension ComparisonOperator {

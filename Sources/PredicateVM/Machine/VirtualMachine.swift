@@ -109,6 +109,9 @@ public struct VirtualMachine: Sendable {
         @inline(__always) get { registers.steps }
         @inline(__always) set { registers.steps = newValue }
     }
+    /// Steps left after the last evaluation returned or threw: what the batch engine charges a
+    /// row for a clause it ran here (``EvaluationLimits/maximumSteps`` minus this).
+    package var remainingSteps: Int { steps }
     /// Whether an evaluation has begun and not returned: one that threw may have left values,
     /// frames or saved variables behind, which the next evaluation clears.
     var scratchInUse = false
