@@ -56,8 +56,8 @@ func itemCountOptions(arguments: [String], items: Int?, problem: String?) {
 @Test func theEngineListHasEveryColumnOfTheReport() {
     #expect(
         Engine.all.map(\.name) == [
-            "interpreter", "vm", "vm_unfused", "vm_batch", "vm_batch_all_cores", "foundation_predicate", "native_rows",
-            "native_columns",
+            "interpreter", "vm", "vm_per_call", "vm_unfused", "vm_batch", "vm_batch_all_cores", "foundation_predicate",
+            "native_rows", "native_columns",
         ])
 }
 
