@@ -97,7 +97,8 @@ extension Value {
         "optionalRatio <= 2", "optionalRatio == nil", "taken > CAST(0, 'NSDate')", "taken == nil",
         "optionalTaken < CAST(0, 'NSDate')", "optionalTaken != nil", "taken > 5", "hidden == 0",
         "hidden BETWEEN {-1, 0}",
-        "level > 2 AND count < 100 OR optionalRatio == nil",
+        "level > 2 AND count < 100 OR optionalRatio == nil", "flag != nil", "optionalCount != nil",
+        "optionalRatio != nil", "nil == optionalLevel", "count != nil AND optionalTaken == nil",
     ]
 
     /// Each rule gives, on each reading, the interpreter's result or error, read through the

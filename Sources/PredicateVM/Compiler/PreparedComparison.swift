@@ -58,9 +58,12 @@ public final class PreparedComparison: Sendable {
             nilResult = try? ComparisonOperators.evaluate(
                 op, .nil, constant, quantifier: .direct, options: options, environment: PreparedComparison.environment)
         }
+        // `x != nil`, `x == nil`: any value that is not nil gets one answer, whatever its kind.
+        let otherwise = NilTest(op, constant, constantOnLeft: false)?.otherwise
         scalar = ScalarDecision(
-            integers: IntegerTest(op, constant), doubles: DoubleTest(op, constant, dates: false),
-            dates: DoubleTest(op, constant, dates: true), nilResult: nilResult)
+            integers: IntegerTest(op, constant) ?? otherwise.map(IntegerTest.always),
+            doubles: DoubleTest(op, constant, dates: false) ?? otherwise.map(DoubleTest.always),
+            dates: DoubleTest(op, constant, dates: true) ?? otherwise.map(DoubleTest.always), nilResult: nilResult)
         switch op {
         case .equal, .notEqual, .beginsWith, .endsWith, .contains:
             strings = StringTest(op, constant, options: options, environment: PreparedComparison.environment)

@@ -138,6 +138,12 @@ package struct IntegerTest: Sendable {
         self = test
     }
 
+    /// The test every integer passes (`answer`), or none: a comparison with nil, where only
+    /// nil-ness matters (``NilTest``), on a value that is not nil.
+    package static func always(_ answer: Bool) -> IntegerTest {
+        IntegerTest(lower: .min, upper: .max, isEmpty: !answer, negated: false)
+    }
+
     package func intersection(_ other: IntegerTest) -> IntegerTest? {
         guard !negated, !other.negated else { return nil }
         let lower = max(self.lower, other.lower)
@@ -176,6 +182,18 @@ package struct DoubleTest: Sendable {
         guard !bound.isNaN else { return nil }
         self.op = op
         self.bound = bound
+    }
+
+    private init(op: ComparisonOperator, bound: Double) {
+        self.op = op
+        self.bound = bound
+    }
+
+    /// The test every double but NaN passes (`answer`), or none: a comparison with nil on a
+    /// value that is not nil (NaN, which no machine comparison decides, takes the general path
+    /// as always).
+    package static func always(_ answer: Bool) -> DoubleTest {
+        DoubleTest(op: answer ? .greaterOrEqual : .less, bound: -.infinity)
     }
 
     @inlinable @inline(__always)
