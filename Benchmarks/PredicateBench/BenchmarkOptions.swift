@@ -11,13 +11,17 @@ struct BenchmarkOptions {
     private var sizesOption: [Int]?
     private var scalingOption: [String]?
     private var runsOption: Int?
+    /// The engines to run (``Engine/name``s), or every engine.
+    private(set) var engines: [String]?
 
     static let usage = """
-        usage: predicate-bench [--quick] [--filter NAME] [--items N] [--sample N] [--sizes N,N,…]
-                               [--scaling NAME,NAME,…] [--runs N] [--json FILE] [--svg FILE]
+        usage: predicate-bench [--quick] [--filter NAME] [--engines NAME,…] [--items N] [--sample N]
+                               [--sizes N,N,…] [--scaling NAME,NAME,…] [--runs N] [--json FILE] [--svg FILE]
 
           --quick         small sizes and few runs, so CI can check that every benchmark still runs
           --filter NAME   only the workloads (and parse rules) whose name contains NAME
+          --engines LIST  only these engines of the evaluation table (e.g. vm,native_rows), as
+                          when profiling one of them
           --items N       items the fast engines run on (default 1,000,000; 1e6 is accepted)
           --sample N      items the slow per-item engines (interpreter, vm, foundation_predicate)
                           run on: the first N of the same items (default 50,000)
@@ -37,7 +41,7 @@ struct BenchmarkOptions {
             switch argument {
             case "--quick": quick = true
             case "--help", "-h": showHelp = true
-            case "--filter", "--json", "--svg", "--items", "--sample", "--sizes", "--scaling", "--runs":
+            case "--filter", "--engines", "--json", "--svg", "--items", "--sample", "--sizes", "--scaling", "--runs":
                 guard let value = remaining.popFirst() else {
                     problem = "\(argument) needs a value"
                     return
@@ -54,6 +58,14 @@ struct BenchmarkOptions {
     private mutating func set(_ option: String, _ value: String) {
         switch option {
         case "--filter": filter = value
+        case "--engines":
+            let names = value.split(separator: ",").map(String.init)
+            if let unknown = names.first(where: { name in !Engine.all.contains { $0.name == name } }) {
+                problem =
+                    "--engines: no engine '\(unknown)' (engines: \(Engine.all.map(\.name).joined(separator: ", ")))"
+                return
+            }
+            engines = names
         case "--json": jsonPath = value
         case "--svg": svgPath = value
         case "--scaling": scalingOption = value == "none" ? [] : value.split(separator: ",").map(String.init)
@@ -100,6 +112,9 @@ struct BenchmarkOptions {
     /// Timed runs per measurement (the median is reported) and the minimum time per run.
     var runs: Int { runsOption ?? (quick ? 2 : 5) }
     var minimumRunSeconds: Double { quick ? 0.001 : 0.02 }
+
+    /// Whether the evaluation table runs the engine named `name`.
+    func runsEngine(_ name: String) -> Bool { engines?.contains(name) ?? true }
 
     func includes(_ name: String) -> Bool {
         guard let filter else { return true }

@@ -68,6 +68,8 @@ public struct VirtualMachine: Sendable {
     /// How the loop runs each instruction (``MachineWord``): made again with ``storedSites``,
     /// whose typed tests of `SELF`'s fields it names.
     var machineCode: PlainStorage<MachineWord>
+    /// The machine code's ``DecisionTable``: made again with it.
+    var decisionTable = DecisionTable.none
 
     var stack: [Value] = []
     /// Steps left, and the Booleans on top of ``stack`` (top in bit 0: the logical stack is
