@@ -363,6 +363,7 @@ extension VirtualMachine {
             pc += 1
             steps -= 1
             if steps < 0 { try charge(0) }
+            if countAtOnce(selection, slot: Int(slot), &pc) { return }
             try beginSubquery(over: .items(selection), slot: Int(slot), loop: pc)
         } else {
             push(try selfKeyPath(Int(index), item))

@@ -92,12 +92,13 @@ public struct VirtualMachine: Sendable {
     /// The reference-holding state of the `SUBQUERY` loops in ``frames`` that have one, in the
     /// same order.
     var valueLoops: [ValueLoop] = []
-    /// The selection `SELF` stands for during ``evaluate(selection:key:variables:)``, its key,
-    /// and the key's index in ``selectionKeys`` (-1 when no key path of the program names it).
+    /// The selection `SELF` stands for during ``evaluate(selection:key:variables:)``.
     var selection: ItemSelection?
+    /// The key of the last selection evaluated (callers pass the same one every time, so it is
+    /// kept rather than stored and released on every evaluation), and its index in
+    /// ``selectionKeys`` (-1 when no key path of the program names it).
     var selectionName: String?
     var selectionKey = -1
-    var lastSelectionKey: (name: String, index: Int)?
     /// Rule sets: memo slot values, valid when their stamp is this evaluation's.
     var memoValues: [Value] = []
     var memoStamps: [UInt64] = []
