@@ -1,10 +1,12 @@
+import PredicateSemantics
 import PredicateSyntax
 import PredicateValue
 
 extension TableMapping {
     /// The mapping a rule implies when none is given: every key path a column of the same name
     /// with dots as `_` (`parent.name` → `parent_name`), typed from the constants it is compared
-    /// with (text when nothing says otherwise), and `userInfo.key` a key of the JSON column
+    /// with, or with the value of an expression that reads neither the item nor a variable (text
+    /// when nothing says otherwise), and `userInfo.key` a key of the JSON column
     /// `userInfo`.
     public static func inferred(for rule: Predicate, table: String = "items") -> TableMapping {
         var mapping = TableMapping(table: table)
@@ -54,7 +56,9 @@ extension TableMapping {
             case .constant(let value): constant = value
             case .aggregate(let elements):
                 if case .constant(let value) = elements.first?.kind { constant = value }
-            default: break
+            default:
+                // `1024 * 1024`, `CAST(0, 'NSDate')`: the value the translator will bind.
+                constant = TranslationWalk.closedValue(other, environment: EvaluationEnvironment())
             }
             if case .array(let elements) = constant { constant = elements.first }
             add(keys, constant.flatMap(Self.type))

@@ -15,6 +15,10 @@ struct MappingTests {
         ("parent.filename == 'a'", "parent.filename", "parent_filename", .text),
         ("rating BETWEEN {1, 5} OR 3 < rating", "rating", "rating", .integer),
         ("contentType UTI-CONFORMS-TO 'public.image' AND rank == nil", "rank", "rank", .text),
+        // Typed by the value of a sub-expression that reads neither the item nor a variable.
+        ("documentSize > 1024 * 1024", "documentSize", "documentSize", .integer),
+        ("modified < CAST(0, 'NSDate')", "modified", "modified", .date),
+        ("modified < now()", "modified", "modified", .text),
     ])
     func inferredColumns(_ rule: String, _ key: String, _ column: String, _ type: SQLColumnType) throws {
         let parsed = try PredicateParser.parsePredicate(rule, options: ParseOptions()).predicate
