@@ -213,6 +213,58 @@ import Testing
         #expect(parameters.count == (exact ? 20_000 : 0))
     }
 
+    /// The `$ predicate sql …` examples of the top-level README, each followed by its output up
+    /// to the next command or the end of the block: the tool must print exactly that.
+    @Test func readmeExamplesPrintWhatTheReadmeShows() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        var examples: [(command: String, output: [String])] = []
+        var inBlock = false
+        var collecting = false
+        for line in readme.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            if line.hasPrefix("```") {
+                inBlock.toggle()
+                collecting = false
+            } else if inBlock && line.hasPrefix("$ ") {
+                examples.append((line, []))
+                collecting = true
+            } else if collecting {
+                examples[examples.count - 1].output.append(line)
+            }
+        }
+        examples.removeAll { !$0.command.hasPrefix("$ predicate sql ") }
+        #expect(examples.count >= 2)
+        for (command, output) in examples {
+            let result = CommandLineTool().run(arguments: Array(Self.shellWords(command).dropFirst(2)))
+            #expect(result.exitCode == 0, "\(command)")
+            #expect(result.standardOutput == output.map { $0 + "\n" }.joined(), "\(command)")
+        }
+    }
+
+    /// Words as a POSIX shell splits them, for the quoting the README uses: single and double
+    /// quotes without escapes inside.
+    static func shellWords(_ line: String) -> [String] {
+        var words: [String] = []
+        var current: String?
+        var quote: Character?
+        for character in line {
+            if let open = quote {
+                if character == open { quote = nil } else { current?.append(character) }
+            } else if character == "'" || character == "\"" {
+                quote = character
+                current = current ?? ""
+            } else if character == " " {
+                if let word = current { words.append(word) }
+                current = nil
+            } else {
+                current = (current ?? "") + String(character)
+            }
+        }
+        if let word = current { words.append(word) }
+        return words
+    }
+
     @Test func helpListsTheSubcommand() {
         let main = CommandLineTool().run(arguments: ["--help"])
         #expect(main.standardOutput.contains("  sql <rule> --dialect sqlite|postgres [--mapping FILE]\n"))
