@@ -238,7 +238,8 @@ enum DatabaseBenchmark {
     }
 
     private static func measure(
-        _ source: Source, _ engine: String, _ rules: [PredicateSyntax.Predicate], _ options: BenchmarkOptions, _ count: Int,
+        _ source: Source, _ engine: String, _ rules: [PredicateSyntax.Predicate], _ options: BenchmarkOptions,
+        _ count: Int,
         _ record: (Int, String, (matches: Int, fetched: Int?), Timing) -> Void
     ) {
         for (index, rule) in rules.enumerated() {
@@ -324,7 +325,9 @@ enum DatabaseBenchmark {
                 let micros = column(workload.translationMicroseconds[dialect.rawValue] ?? .nan, decimals: 1, width: 0)
                 return "\(dialect.rawValue) \(micros) µs, \(exact)"
             }
-            print("  \(workload.rule)  (\(workload.matches) matches; translation: \(translation.joined(separator: "; ")))")
+            print(
+                "  \(workload.rule)  (\(workload.matches) matches; translation: \(translation.joined(separator: "; ")))"
+            )
             for engine in engines {
                 guard let nanoseconds = workload.nanosecondsPerItem(engine) else { continue }
                 let fetched = workload.rowsFetched[engine].map { "  \($0) rows fetched" } ?? ""

@@ -120,23 +120,29 @@ import Testing
             error: "1:5: error: expected an expression, found end of input"),
         .init(
             arguments: ["sql", "documentSize > 1 AND nmae == 'x'", "--mapping", "-"], input: mapping, exitCode: 2,
-            output: "", error: "1:22: error: the key 'nmae' has no column, JSON column or child table in the mapping of 'files'"),
+            output: "",
+            error: "1:22: error: the key 'nmae' has no column, JSON column or child table in the mapping of 'files'"),
         .init(
             arguments: ["sql", "nmae == 'x'", "--mapping", "-", "--json"], input: mapping, exitCode: 2,
-            output: #"{"error":"1:1: error: the key 'nmae' has no column, JSON column or child table in the mapping of 'files'"}"#
+            output:
+                #"{"error":"1:1: error: the key 'nmae' has no column, JSON column or child table in the mapping of 'files'"}"#
                 + "\n",
             error: "1:1: error: the key 'nmae' has no column, JSON column or child table in the mapping of 'files'"),
         .init(
-            arguments: ["sql", "x == 1", "--mapping", "-"], input: #"{"table": "t", "columns": {"x": {"type": "uuid"}}}"#,
+            arguments: ["sql", "x == 1", "--mapping", "-"],
+            input: #"{"table": "t", "columns": {"x": {"type": "uuid"}}}"#,
             exitCode: 2, output: "",
             error:
                 "predicate: error: --mapping (standard input): $.columns.x.type: unknown type 'uuid' (one of integer, real, text, boolean, date)"
         ),
         .init(
             arguments: ["sql", "x == 1", "--mapping", "-", "--json"], input: #"{"table": "#, exitCode: 2,
-            output: #"{"error":"--mapping (standard input): invalid JSON: 1:11: unexpected end of input, expected a value"}"#
+            output:
+                #"{"error":"--mapping (standard input): invalid JSON: 1:11: unexpected end of input, expected a value"}"#
                 + "\n",
-            error: "predicate: error: --mapping (standard input): invalid JSON: 1:11: unexpected end of input, expected a value"),
+            error:
+                "predicate: error: --mapping (standard input): invalid JSON: 1:11: unexpected end of input, expected a value"
+        ),
         .init(
             arguments: ["sql", "x == 1", "--mapping", "/nonexistent/mapping.json"], exitCode: 2, output: "",
             error: "predicate: error: cannot read '/nonexistent/mapping.json': No such file or directory"),
