@@ -19,12 +19,20 @@ struct MappingTests {
         ("documentSize > 1024 * 1024", "documentSize", "documentSize", .integer),
         ("modified < CAST(0, 'NSDate')", "modified", "modified", .date),
         ("modified < now()", "modified", "modified", .text),
+        // A collection operator is computed from the stored value, not a column of its own.
+        ("tags.@count > 1", "tags", "tags", .text),
+        ("a[0] == 1", "a", "a", .text),
     ])
     func inferredColumns(_ rule: String, _ key: String, _ column: String, _ type: SQLColumnType) throws {
         let parsed = try PredicateParser.parsePredicate(rule, options: ParseOptions()).predicate
         let mapping = TableMapping.inferred(for: parsed)
         #expect(mapping.columns[key] == ColumnMapping(column: column, type: type))
         #expect(throws: Never.self) { try SQLTranslator.translate(parsed, mapping: mapping, dialect: .sqlite) }
+    }
+
+    @Test func collectionOperatorsAreNotColumns() throws {
+        let rule = try PredicateParser.parsePredicate("tags.@count > 1 AND userInfo.@count == 2").predicate
+        #expect(TableMapping.inferred(for: rule).columns.keys.sorted() == ["tags", "userInfo"])
     }
 
     @Test func userInfoIsAJSONColumn() throws {
