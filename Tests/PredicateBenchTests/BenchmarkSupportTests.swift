@@ -110,14 +110,14 @@ func everyEngineAgreesWithTheInterpreter(workload name: String) throws {
             == "--database-rows needs a whole number between 1 and 100,000,000, not '0'")
 }
 
-/// The database stage on a few hundred rows: every engine (each push-down, the VM and the batch
+/// The database stage on a few thousand rows: every engine (each push-down, the VM and the batch
 /// engine on the loaded rows) must find the same rows, or the stage stops the process; the
 /// report has a figure for every SQLite engine and says why PostgreSQL is missing, if it is.
 @Test func theDatabaseStageAgreesAcrossEngines() throws {
-    let options = BenchmarkOptions(arguments: ["--quick", "--database-rows", "300", "--runs", "1"])
+    let options = BenchmarkOptions(arguments: ["--quick", "--database-rows", "2000", "--runs", "1"])
     let dataset = Dataset(count: 200, sampleLimit: 200)  // fewer than the rows: the stage generates its own
     let result = DatabaseBenchmark.run(options: options, dataset: dataset)
-    #expect(result.rows == 300)
+    #expect(result.rows == 2_000)
     #expect(result.workloads.map(\.rule) == DatabaseBenchmark.rules.map(\.text))
     for workload in result.workloads {
         #expect(workload.matches > 0, "\(workload.rule)")
