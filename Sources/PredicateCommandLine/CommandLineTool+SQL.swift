@@ -22,8 +22,8 @@ extension Session {
             let known = SQLDialect.allCases.map(\.rawValue).joined(separator: " or ")
             throw UsageError(message: "unknown dialect '\(dialectName)' (use \(known))", subcommand: .sql)
         }
-        // The mapping is read before the rule, so that `--mapping -` and a rule's problems are
-        // reported in the order a reader meets them on the command line.
+        // An unreadable mapping is an input error (reported as the other subcommands report their
+        // files) before the rule is looked at: the rule's own errors need the mapping's keys.
         var mapping: TableMapping?
         if let source = arguments.options["--mapping"] {
             do throws(CommandLineIOError) {
