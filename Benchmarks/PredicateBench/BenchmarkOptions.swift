@@ -29,7 +29,8 @@ struct BenchmarkOptions {
                           in about 10 GiB); the slow engines stop at --sample
           --scaling LIST  workloads of the scaling sweep (default: numeric range,one selection: test bit);
                           "none" skips the sweep
-          --runs N        timed runs per figure, after the warm-up (default 5); the median is shown
+          --runs N        timed runs per figure, after the warm-up (default 5, and 3 in the database
+                          stage); the median is shown
           --database-rows N
                           rows of the database stage, in SQLite and, when PREDICATE_POSTGRES names a
                           server, in PostgreSQL (default 1,000,000; 20,000 with --quick)
@@ -112,6 +113,9 @@ struct BenchmarkOptions {
 
     /// Timed runs per measurement (the median is reported) and the minimum time per run.
     var runs: Int { runsOption ?? (quick ? 2 : 5) }
+    /// Timed runs of each database-stage figure: fewer by default, since one run over a million
+    /// rows loaded from a database takes seconds.
+    var databaseRuns: Int { runsOption ?? (quick ? 2 : 3) }
     var minimumRunSeconds: Double { quick ? 0.001 : 0.02 }
 
     func includes(_ name: String) -> Bool {

@@ -214,7 +214,7 @@ enum DatabaseBenchmark {
             var exact: [String: Bool] = [:]
             for dialect in SQLDialect.allCases {
                 var clause: SQLTranslation?
-                let timing = Timing.measure(runs: options.runs, minimumSeconds: options.minimumRunSeconds, units: 1) {
+                let timing = Timing.measure(runs: options.databaseRuns, minimumSeconds: options.minimumRunSeconds, units: 1) {
                     clause = try? SQLTranslator.translate(parsed[index], mapping: mapping, dialect: dialect)
                 }
                 translation[dialect.rawValue] = timing.median / 1_000
@@ -247,7 +247,7 @@ enum DatabaseBenchmark {
         for (index, rule) in rules.enumerated() {
             var answer = source.query(rule)
             let timing = Timing.measure(
-                runs: options.runs, minimumSeconds: options.minimumRunSeconds, units: count, warmUp: false
+                runs: options.databaseRuns, minimumSeconds: options.minimumRunSeconds, units: count, warmUp: false
             ) { answer = source.query(rule) }
             guard answer.errors.isEmpty else { fail("\(engine) raised on \(answer.errors.count) rows") }
             record(index, engine, (answer.items.count, answer.rowsFetched), timing)
@@ -260,7 +260,7 @@ enum DatabaseBenchmark {
         _ source: Source, _ rules: [PredicateSyntax.Predicate], _ options: BenchmarkOptions, _ count: Int,
         _ record: (Int, String, (matches: Int, fetched: Int?), Timing) -> Void
     ) -> Double {
-        let loadTiming = Timing.measure(runs: options.runs, minimumSeconds: options.minimumRunSeconds, units: count) {
+        let loadTiming = Timing.measure(runs: options.databaseRuns, minimumSeconds: options.minimumRunSeconds, units: count) {
             blackHole(source.load().items.count)
         }
         for (index, rule) in rules.enumerated() {
@@ -278,11 +278,11 @@ enum DatabaseBenchmark {
                     .matchCount
             }
             var found = viaVM()
-            let vm = Timing.measure(runs: options.runs, minimumSeconds: options.minimumRunSeconds, units: count) {
+            let vm = Timing.measure(runs: options.databaseRuns, minimumSeconds: options.minimumRunSeconds, units: count) {
                 found = viaVM()
             }
             record(index, source.name + "_load_vm", (found, nil), vm)
-            let batch = Timing.measure(runs: options.runs, minimumSeconds: options.minimumRunSeconds, units: count) {
+            let batch = Timing.measure(runs: options.databaseRuns, minimumSeconds: options.minimumRunSeconds, units: count) {
                 found = viaBatch()
             }
             record(index, source.name + "_load_batch", (found, nil), batch)

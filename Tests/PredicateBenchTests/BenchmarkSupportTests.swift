@@ -105,6 +105,8 @@ func everyEngineAgreesWithTheInterpreter(workload name: String) throws {
     #expect(BenchmarkOptions(arguments: ["--database-rows", "5e3"]).databaseRows == 5_000)
     #expect(BenchmarkOptions(arguments: []).database)
     #expect(!BenchmarkOptions(arguments: ["--no-database"]).database)
+    #expect(BenchmarkOptions(arguments: []).databaseRuns == 3)
+    #expect(BenchmarkOptions(arguments: ["--runs", "7"]).databaseRuns == 7)
     #expect(
         BenchmarkOptions(arguments: ["--database-rows", "0"]).problem
             == "--database-rows needs a whole number between 1 and 100,000,000, not '0'")
