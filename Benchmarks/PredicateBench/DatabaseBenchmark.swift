@@ -214,7 +214,9 @@ enum DatabaseBenchmark {
             var exact: [String: Bool] = [:]
             for dialect in SQLDialect.allCases {
                 var clause: SQLTranslation?
-                let timing = Timing.measure(runs: options.databaseRuns, minimumSeconds: options.minimumRunSeconds, units: 1) {
+                let timing = Timing.measure(
+                    runs: options.databaseRuns, minimumSeconds: options.minimumRunSeconds, units: 1
+                ) {
                     clause = try? SQLTranslator.translate(parsed[index], mapping: mapping, dialect: dialect)
                 }
                 translation[dialect.rawValue] = timing.median / 1_000
@@ -260,7 +262,9 @@ enum DatabaseBenchmark {
         _ source: Source, _ rules: [PredicateSyntax.Predicate], _ options: BenchmarkOptions, _ count: Int,
         _ record: (Int, String, (matches: Int, fetched: Int?), Timing) -> Void
     ) -> Double {
-        let loadTiming = Timing.measure(runs: options.databaseRuns, minimumSeconds: options.minimumRunSeconds, units: count) {
+        let loadTiming = Timing.measure(
+            runs: options.databaseRuns, minimumSeconds: options.minimumRunSeconds, units: count
+        ) {
             blackHole(source.load().items.count)
         }
         for (index, rule) in rules.enumerated() {
@@ -278,11 +282,14 @@ enum DatabaseBenchmark {
                     .matchCount
             }
             var found = viaVM()
-            let vm = Timing.measure(runs: options.databaseRuns, minimumSeconds: options.minimumRunSeconds, units: count) {
+            let vm = Timing.measure(runs: options.databaseRuns, minimumSeconds: options.minimumRunSeconds, units: count)
+            {
                 found = viaVM()
             }
             record(index, source.name + "_load_vm", (found, nil), vm)
-            let batch = Timing.measure(runs: options.databaseRuns, minimumSeconds: options.minimumRunSeconds, units: count) {
+            let batch = Timing.measure(
+                runs: options.databaseRuns, minimumSeconds: options.minimumRunSeconds, units: count
+            ) {
                 found = viaBatch()
             }
             record(index, source.name + "_load_batch", (found, nil), batch)
