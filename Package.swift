@@ -48,7 +48,7 @@ let package = Package(
             name: "PredicateCommandLine",
             dependencies: [
                 "PredicateBatch", "PredicateValue", "PredicateSyntax", "PredicateSemantics", "PredicateInterpreter",
-                "PredicateVM", "PredicateFileProvider", "PredicateActions",
+                "PredicateVM", "PredicateFileProvider", "PredicateActions", "PredicateSQL",
             ]),
         .executableTarget(name: "predicate", dependencies: ["PredicateCommandLine"]),
         // `swift package check-file-provider-rules`: predicate check over the package's Info.plists.
@@ -83,7 +83,8 @@ let package = Package(
             name: "predicate-bench",
             dependencies: [
                 "PredicateBatch", "PredicateValue", "PredicateSyntax", "PredicateSemantics", "PredicateInterpreter",
-                "PredicateVM", "PredicateFileProvider", "PredicateActions",
+                "PredicateVM", "PredicateFileProvider", "PredicateActions", "PredicateSQL", "PredicateSQLite",
+                "PredicatePostgres",
             ],
             path: "Benchmarks/PredicateBench"
         ),
