@@ -166,13 +166,19 @@ extension UniformTypeRegistry {
     /// Whether `identifier` conforms to `other` (`UTTypeConformsTo`, the `UTI-CONFORMS-TO`
     /// operator on two strings): reflexive, transitive, ASCII case-insensitive.
     public func conforms(_ identifier: String, to other: String) -> Bool {
+        conforms(identifier, to: other, otherID: typeID(for: other))
+    }
+
+    /// ``conforms(_:to:)-(String,String)`` with `other`'s ID looked up already
+    /// (``typeID(for:)``), for a caller testing many identifiers against one type.
+    public func conforms(_ identifier: String, to other: String, otherID: UniformTypeID?) -> Bool {
         if let lhs = typeID(for: identifier) {
-            guard let rhs = typeID(for: other) else { return false }
-            return conforms(lhs, to: rhs)
+            guard let otherID else { return false }
+            return conforms(lhs, to: otherID)
         }
         if ASCIICase.equal(identifier, other) { return true }
-        guard UniformTypeRegistry.isDynamic(identifier), let rhs = typeID(for: other) else { return false }
-        return UniformTypeRegistry.contains(dynamicClosure[...], rhs.rawValue)
+        guard UniformTypeRegistry.isDynamic(identifier), let otherID else { return false }
+        return UniformTypeRegistry.contains(dynamicClosure[...], otherID.rawValue)
     }
 
     /// Whether the type `identifier` conforms to the type `other`; both must come from this

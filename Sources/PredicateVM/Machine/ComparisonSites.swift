@@ -162,7 +162,8 @@ extension VirtualMachine {
             if let type = prepared.conformanceType, case .string(let identifier) = value {
                 // What the general comparison charges and answers for two strings.
                 try charge(EvaluationCost.comparison(value, prepared.constant))
-                return environment.uniformTypes.conforms(identifier, to: type)
+                let target = index < conformanceTargets.count ? conformanceTargets[index] : nil
+                return environment.uniformTypes.conforms(identifier, to: type, otherID: target)
             }
         }
         return try compare(prepared.op, value, prepared.constant, prepared.quantifier, prepared.options)

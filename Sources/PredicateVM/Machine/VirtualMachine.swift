@@ -61,6 +61,9 @@ public struct VirtualMachine: Sendable {
     /// (`SUBQUERY(items, $i, $i.isUploaded == YES).@count`), that test's site: the loop runs
     /// to its end inside the `SUBQUERY_NEXT`, charging what its instructions would.
     let loopTests: [Int?]
+    /// For each comparison site testing `UTI-CONFORMS-TO` a type identifier, that type's ID in
+    /// the environment's type table, looked up once.
+    let conformanceTargets: [UniformTypeID?]
     /// ``EvaluationLimits/maximumSteps`` of the environment, read once.
     let maximumSteps: Int
     /// The program's instructions where the loop reads them without touching a reference count.
@@ -148,6 +151,9 @@ public struct VirtualMachine: Sendable {
         boundFields = fields
         maximumSteps = max(0, environment.limits.maximumSteps)
         comparisons = program.prepared.sites.map { $0.map(Unmanaged.passUnretained) }
+        conformanceTargets = program.prepared.sites.map { prepared in
+            prepared?.conformanceType.flatMap(environment.uniformTypes.typeID(for:))
+        }
         let sites = zip(program.comparisons, program.prepared.sites).map { site, prepared -> ScalarSite in
             guard let prepared, prepared.quantifier == .direct, Int(site.keyPath) < fields.count,
                 let field = fields[Int(site.keyPath)], field.rest.isEmpty
