@@ -130,3 +130,76 @@ extension VirtualMachine {
         return true
     }
 }
+
+extension VirtualMachine {
+    /// Answers the `count` items of the host type from `base`, `stride` bytes apart, by the
+    /// decision table, a chunk of items at a time: each test runs over the whole chunk (one
+    /// dispatch on its kind per chunk, not per item), then each item's answers pick its
+    /// outcome. Every item starts with the whole budget, so an outcome's charge either fits it
+    /// or not, for every item alike. Writes the answers it decides to `answers` and appends
+    /// the other items, in order, to `undecided`; `false` (nothing written) when there is no
+    /// table, or the machine carries state between evaluations.
+    mutating func decideInColumns(
+        at base: UnsafeRawPointer, stride: Int, count: Int, into answers: UnsafeMutablePointer<Bool>,
+        undecided: inout [Int]
+    ) -> Bool {
+        let testCount = decisionTable.tests.count
+        guard testCount > 0, !hasEvaluationState else { return false }
+        let tests = decisionTable.tests.base
+        let outcomes = decisionTable.outcomes.base
+        let mask = decisionTable.outcomes.count - 1
+        let budget = maximumSteps
+        let chunk = 64
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: chunk) { bits in
+            guard let bits = bits.baseAddress else { return }
+            var start = 0
+            while start < count {
+                let length = min(chunk, count - start)
+                let chunkBase = base + start &* stride
+                bits.update(repeating: 0, count: length)
+                for position in 0..<testCount {
+                    Self.addAnswers(of: tests[position], position, chunkBase, stride, length, bits)
+                }
+                for offset in 0..<length {
+                    let outcome = outcomes[bits[offset] & mask]
+                    if bits[offset] & FieldTest.undecided << DecisionTable.maximumTests == 0, outcome.decided,
+                        budget >= Int(outcome.charge)
+                    {
+                        answers[start + offset] = outcome.answer
+                    } else {
+                        undecided.append(start + offset)
+                    }
+                }
+                start += length
+            }
+        }
+        return true
+    }
+
+    /// Adds test `position`'s answer for each of `length` items from `base` to `bits` (bit
+    /// `position`), and a flag above the answers (``FieldTest/undecided``, shifted past
+    /// ``DecisionTable/maximumTests``) for an item the test leaves to the general path. One
+    /// loop per kind, so that the kind is chosen once for the chunk.
+    @inline(__always)
+    private static func addAnswers(
+        of test: FieldTest, _ position: Int, _ base: UnsafeRawPointer, _ stride: Int, _ length: Int,
+        _ bits: UnsafeMutablePointer<Int>
+    ) {
+        @inline(__always)
+        func each(_ answer: (UnsafeRawPointer) -> Int) {
+            for offset in 0..<length {
+                let found = answer(base + offset &* stride)
+                bits[offset] |= (found & 1) &<< position | (found & FieldTest.undecided) &<< DecisionTable.maximumTests
+            }
+        }
+        switch test.kind {
+        case .bool: each(test.boolBits)
+        case .int64: each(test.int64Bits)
+        case .optionalInt64: each(test.optionalInt64Bits)
+        case .uint64: each(test.uint64Bits)
+        case .optionalUInt64: each(test.optionalUInt64Bits)
+        case .double: each(test.doubleBits)
+        case .optionalDouble: each(test.optionalDoubleBits)
+        }
+    }
+}

@@ -67,26 +67,52 @@ extension VirtualMachine {
         items: UnsafeBufferPointer<Item>, variables: [String: Value] = [:],
         into answers: UnsafeMutableBufferPointer<Bool>
     ) -> [ItemFailure] {
-        var failures: [ItemFailure] = []
         let count = min(items.count, answers.count)
-        guard count > 0, let base = items.baseAddress, let out = answers.baseAddress else { return failures }
+        guard count > 0, let base = items.baseAddress, let out = answers.baseAddress else { return [] }
         let schema = adopt(Item.self)
+        return evaluateItems(
+            at: UnsafeRawPointer(base), stride: MemoryLayout<Item>.stride, count: count, type: Item.self,
+            schema: schema, variables: variables, into: out)
+    }
+
+    /// The loop of ``evaluate(items:variables:into:)`` over `count` items of `type` from `base`,
+    /// `stride` bytes apart: not generic, so that it is compiled (with the straight loop inlined
+    /// into it) once, in this module, whatever the item type.
+    private mutating func evaluateItems(
+        at base: UnsafeRawPointer, stride: Int, count: Int, type: any KeyValueCoding.Type, schema: ObjectIdentifier?,
+        variables: [String: Value], into out: UnsafeMutablePointer<Bool>
+    ) -> [ItemFailure] {
+        var failures: [ItemFailure] = []
         prepare(variables: variables)
-        for index in 0..<count {
-            if index > 0 { prepareAgain(variables: variables) }
-            let item = base + index
+        var first = true
+        func evaluate(_ index: Int) {
+            if !first { prepareAgain(variables: variables) }
+            first = false
+            let address = base + index &* stride
             do throws(EvaluationError) {
                 var pc = 0
-                if !runStraight(UnsafeRawPointer(item), &pc) {
+                if !runStraight(address, &pc) {
                     defer { if hasSelfValue { dropSelfValue() } }
-                    let reader = schema.map { ItemReader(address: UnsafeRawPointer(item), type: Item.self, schema: $0) }
-                    try run(reader ?? ItemReader(item), from: pc)
+                    let reader =
+                        schema.map { ItemReader(address: address, type: type, schema: $0) }
+                        ?? ItemReader(address: address, type: type)
+                    try run(reader, from: pc)
                 }
                 out[index] = try predicateResult()
             } catch {
                 out[index] = false
                 failures.append(ItemFailure(index: index, error: error))
             }
+        }
+        // Items the decision table answers are written by it, a chunk at a time; the others
+        // (all of them, without a table) are evaluated one by one.
+        var undecided: [Int] = []
+        if decideInColumns(at: base, stride: stride, count: count, into: out, undecided: &undecided) {
+            for index in undecided { evaluate(index) }
+            // As an evaluation that returned leaves it, when none ran one by one.
+            if first { scratchInUse = false }
+        } else {
+            for index in 0..<count { evaluate(index) }
         }
         return failures
     }
