@@ -138,6 +138,8 @@ public struct LikePattern: Sendable {
             if token < tokens.count {
                 let current = tokens[token]
                 if current == anySequence {
+                    // A star that ends the pattern absorbs whatever is left (`img_*`): done.
+                    if token == tokens.count - 1 { return true }
                     starToken = token
                     starPosition = position
                     token += 1
