@@ -174,17 +174,22 @@ struct FieldTest {
         holds(Int64(bitPattern: x)) | Int(x &>> 63) &<< 1
     }
 
+    /// An optional field's bits: its nil answer, else `holds` of its value, both computed so
+    /// that a nil costs no branch.
+    @inline(__always)
+    private func optionalBits<Number: Numeric>(_ item: UnsafeRawPointer, _ holds: (Number) -> Int) -> Int {
+        let number = item.load(fromByteOffset: offset, as: Number?.self)
+        let bits = holds(number ?? 0)
+        return number == nil ? whenNil : bits
+    }
+
     @inline(__always)
     func int64Bits(_ item: UnsafeRawPointer) -> Int {
         holds(item.load(fromByteOffset: offset, as: Int64.self))
     }
 
     @inline(__always)
-    func optionalInt64Bits(_ item: UnsafeRawPointer) -> Int {
-        let number = item.load(fromByteOffset: offset, as: Int64?.self)
-        let bits = holds(number ?? 0)
-        return number == nil ? whenNil : bits
-    }
+    func optionalInt64Bits(_ item: UnsafeRawPointer) -> Int { optionalBits(item, holds as (Int64) -> Int) }
 
     @inline(__always)
     func uint64Bits(_ item: UnsafeRawPointer) -> Int {
@@ -192,11 +197,7 @@ struct FieldTest {
     }
 
     @inline(__always)
-    func optionalUInt64Bits(_ item: UnsafeRawPointer) -> Int {
-        let number = item.load(fromByteOffset: offset, as: UInt64?.self)
-        let bits = holds(number ?? 0)
-        return number == nil ? whenNil : bits
-    }
+    func optionalUInt64Bits(_ item: UnsafeRawPointer) -> Int { optionalBits(item, holds as (UInt64) -> Int) }
 
     @inline(__always)
     func doubleBits(_ item: UnsafeRawPointer) -> Int {
@@ -204,9 +205,5 @@ struct FieldTest {
     }
 
     @inline(__always)
-    func optionalDoubleBits(_ item: UnsafeRawPointer) -> Int {
-        let number = item.load(fromByteOffset: offset, as: Double?.self)
-        let bits = holds(number ?? 0)
-        return number == nil ? whenNil : bits
-    }
+    func optionalDoubleBits(_ item: UnsafeRawPointer) -> Int { optionalBits(item, holds as (Double) -> Int) }
 }
