@@ -210,17 +210,16 @@ extension VirtualMachine {
     /// them (`SUBQUERY(fileproviderItems, $i, $i.isUploaded == YES).@count > 0`), run at once
     /// from its `SUBQUERY_BEGIN` (charged) with `pc` at its `SUBQUERY_NEXT`: every item tested in
     /// place without binding the variable or pushing a frame, then the loop's instructions and
-    /// its exit (`@count`, and the comparison with a number after it) charged as they charge,
-    /// the result pushed and `pc` past them. `false`, with nothing charged or changed, when the
-    /// loop is not of this form, an item needs the general path, or the budget or the collection
-    /// limit would stop it (the loop then runs as instructions, and fails as they do).
+    /// its exit (`@count`, and the comparison with a number after it) charged as they charge
+    /// (``CountLoop``), the result pushed and `pc` past them. `false`, with nothing charged or
+    /// changed, when the loop is not of this form, an item needs the general path, or the
+    /// budget or the collection limit would stop it (the loop then runs as instructions, and
+    /// fails as they do).
     mutating func countAtOnce(_ selection: ItemSelection, slot: Int, _ pc: inout Int) -> Bool {
-        let loop = pc
-        guard !hasEvaluationState, loop < loopTests.count, let site = loopTests[loop], site < storedSites.count,
-            loop < program.code.count, case .subqueryNext(let exit) = program.code[loop]
-        else { return false }
-        let stored = storedSites.base + site
-        guard let test = stored.pointee.test, stored.pointee.variable == slot else { return false }
+        guard pc < countLoops.count else { return false }
+        let plan = countLoops.base + pc
+        guard plan.pointee.isPresent, plan.pointee.slot == slot else { return false }
+        let test = plan.pointee.test
         var matched = 0
         if let first = selection.first {
             guard ObjectIdentifier(first.type) == hostType else { return false }
@@ -232,26 +231,17 @@ extension VirtualMachine {
             }
             guard undecided & FieldTest.undecided == 0 else { return false }
         }
-        guard (try? environment.limits.checkCollection(count: matched)) != nil else { return false }
-        let count = selection.count
-        let countTest = loop < countTests.count ? countTests[loop] : nil
-        // `SUBQUERY_BEGIN`'s step for each item, the first `SUBQUERY_NEXT`, each item's `TEST`
-        // (and its site), `SUBQUERY_COLLECT` and `SUBQUERY_NEXT`, then the exit: `@count`'s step
-        // and a visit to each collected item (twice: it and its count cost), and with a count
-        // test the `PUSH_CONST`, the `CMP` and its scalar comparison.
-        let perItem = count.multipliedReportingOverflow(by: 4 + stored.pointee.cost)
-        let exitCost = (countTest == nil ? 1 : 4) + 2 * matched
-        let total = perItem.partialValue.addingReportingOverflow(1 + exitCost)
+        guard matched <= maximumCollection else { return false }
+        let perItem = selection.count.multipliedReportingOverflow(by: plan.pointee.perItem)
+        let total = perItem.partialValue.addingReportingOverflow(plan.pointee.fixedCost &+ 2 &* matched)
         guard !perItem.overflow, !total.overflow, steps >= total.partialValue else { return false }
         steps -= total.partialValue
-        let exitAt = loop + 1 + Int(exit)
-        if let countTest {
+        if let countTest = plan.pointee.countTest {
             pushBool(countTest.holds(Int64(matched)))
-            pc = exitAt + 3
         } else {
             push(.int(Int64(matched)))
-            pc = exitAt + 1
         }
+        pc = plan.pointee.resume
         return true
     }
 
@@ -270,5 +260,52 @@ extension VirtualMachine {
             frames[top].countCost &+= EvaluationCost.size(element)
             if !counting { valueLoops[loop].results.append(element) }
         }
+    }
+}
+
+/// What ``VirtualMachine/countAtOnce(_:slot:_:)`` needs of a counting `SUBQUERY` over selected
+/// items whose body is one test of a field stored in them, resolved with the item type's
+/// tables, by its `SUBQUERY_NEXT`: plain data, read through one pointer.
+struct CountLoop {
+    /// Whether the loop at this instruction is of that form (the other fields mean nothing if not).
+    let isPresent: Bool
+    /// The loop's variable.
+    let slot: Int
+    /// The body's test of each item.
+    let test: FieldTest
+    /// What each item costs: `SUBQUERY_BEGIN`'s step for it, then its `TEST` (and the site's
+    /// cost), `SUBQUERY_COLLECT` and `SUBQUERY_NEXT`.
+    let perItem: Int
+    /// What the loop costs besides: the first `SUBQUERY_NEXT`, the exit's `@count` step, and with
+    /// a count test its `PUSH_CONST`, `CMP` and scalar comparison (two more for each item
+    /// collected: a visit to it, and its count cost).
+    let fixedCost: Int
+    /// The comparison of the count with a number after the exit, answered as a Boolean.
+    let countTest: IntegerTest?
+    /// Where the loop resumes: past `@count`, or past the comparison.
+    let resume: Int
+
+    static let absent = CountLoop(
+        isPresent: false, slot: -1, test: .never, perItem: 0, fixedCost: 0, countTest: nil, resume: 0)
+}
+
+extension VirtualMachine {
+    /// The ``CountLoop`` of each instruction, for the tests of ``storedSites``.
+    func makeCountLoops() -> PlainStorage<CountLoop> {
+        let code = program.code
+        let loops = code.indices.map { loop -> CountLoop in
+            guard !hasEvaluationState, loop >= 1, loop < loopTests.count, let site = loopTests[loop],
+                site < storedSites.count, let test = storedSites.base[site].test,
+                case .subqueryBegin(_, let slot) = code[loop - 1], case .subqueryNext(let exit) = code[loop],
+                storedSites.base[site].variable == Int(slot)
+            else { return .absent }
+            let countTest = loop < countTests.count ? countTests[loop] : nil
+            let exitAt = loop + 1 + Int(exit)
+            return CountLoop(
+                isPresent: true, slot: Int(slot), test: test, perItem: 4 + storedSites.base[site].cost,
+                fixedCost: countTest == nil ? 2 : 5, countTest: countTest,
+                resume: exitAt + (countTest == nil ? 1 : 3))
+        }
+        return PlainStorage(loops)
     }
 }

@@ -49,5 +49,6 @@ extension VirtualMachine {
             return (test, sites[site].cost)
         }
         decisionTable = makeDecisionTable()
+        countLoops = makeCountLoops()
     }
 }

@@ -73,6 +73,10 @@ public struct VirtualMachine: Sendable {
     var machineCode: PlainStorage<MachineWord>
     /// The machine code's ``DecisionTable``: made again with it.
     var decisionTable = DecisionTable.none
+    /// The ``CountLoop`` of each instruction: made again with ``storedSites``.
+    var countLoops = PlainStorage<CountLoop>([])
+    /// ``EvaluationLimits/maximumCollectionCount`` of the environment, read once.
+    let maximumCollection: Int
 
     var stack: [Value] = []
     /// Steps left, and the Booleans on top of ``stack`` (top in bit 0: the logical stack is
@@ -150,6 +154,7 @@ public struct VirtualMachine: Sendable {
         }
         boundFields = fields
         maximumSteps = max(0, environment.limits.maximumSteps)
+        maximumCollection = environment.limits.maximumCollectionCount
         comparisons = program.prepared.sites.map { $0.map(Unmanaged.passUnretained) }
         conformanceTargets = program.prepared.sites.map { prepared in
             prepared?.conformanceType.flatMap(environment.uniformTypes.typeID(for:))
