@@ -9,7 +9,7 @@ import PredicateValue
 /// Everything an engine may use to prepare one workload: the rule in each form, the data in each.
 struct EngineInput {
     let workload: Workload
-    let predicate: PredicateSyntax.Predicate
+    let predicate: PredicateSyntax.PredicateNode
     /// The rule bound to the item (or context) schema and compiled.
     let program: Program
     let environment: EvaluationEnvironment

@@ -6,7 +6,7 @@ extension TableMapping {
     /// with dots as `_` (`parent.name` → `parent_name`), typed from the constants it is compared
     /// with (text when nothing says otherwise), and `userInfo.key` a key of the JSON column
     /// `userInfo`.
-    public static func inferred(for rule: Predicate, table: String = "items") -> TableMapping {
+    public static func inferred(for rule: PredicateNode, table: String = "items") -> TableMapping {
         var mapping = TableMapping(table: table)
         var inference = Inference()
         inference.visit(.predicate(rule))
@@ -43,7 +43,7 @@ extension TableMapping {
             }
         }
 
-        mutating func note(_ operand: Expression, comparedWith other: Expression) {
+        mutating func note(_ operand: ExpressionNode, comparedWith other: ExpressionNode) {
             guard case .keyPath(let base, let components) = operand.kind, case .evaluatedObject = base.kind else {
                 return
             }
