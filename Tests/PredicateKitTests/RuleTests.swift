@@ -117,7 +117,7 @@ func referenceAnswer(_ format: String, _ arguments: [Value] = [], on item: FileP
 
     @Test func ruleSetMask() throws {
         let rules = try RuleSet(["isUploaded == NO", "documentSize > 1500", "filename =="], for: FileProviderItem.self)
-        let item = sampleItems(2)[1]
+        let item = sampleItems(3)[2]
         let answer = rules.evaluate(with: item)
         #expect(answer.mask == 0b011)
         #expect(answer.problem(of: 2) != nil)

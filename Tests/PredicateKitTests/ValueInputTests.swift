@@ -53,7 +53,7 @@ import Testing
 
     @Test func codableKeepsDates() throws {
         let note = Note(title: "t", created: Date(timeIntervalSinceReferenceDate: 817_844_795.37), pinned: true, size: 3)
-        let rule = try Rule<Value>("created > %@ AND pinned == YES AND size == 3", Date(timeIntervalSinceReferenceDate: 0))
+        let rule = try Rule<Value>("created > %@ AND pinned == YES AND #size == 3", Date(timeIntervalSinceReferenceDate: 0))
         #expect(try rule.evaluate(with: note))
         guard case .dictionary(let entries) = try Value(encoding: note) else { return }
         #expect(entries["created"] == .date(secondsSinceReferenceDate: 817_844_795.37))
