@@ -57,6 +57,15 @@ public struct RuleSet: Sendable {
         program = try Compiler.compileRuleSet(compiled)
     }
 
+    /// A rule set from its parts, as ``init(serialized:schemas:limits:)`` loads them.
+    init(rules: [String], program: Program, problems: [Int: Diagnostic], footprints: [[String]]) {
+        self.rules = rules
+        self.program = program
+        self.problems = problems
+        self.footprints = footprints
+        layout = RuleSetSource(sources: rules)
+    }
+
     /// A machine for this rule set; keep one per thread and reuse it.
     public func makeEvaluator(environment: EvaluationEnvironment = EvaluationEnvironment()) -> Evaluator {
         Evaluator(ruleSet: self, machine: VirtualMachine(program: program, environment: environment))

@@ -72,7 +72,7 @@ extension Rule where Item: KeyValueCoding {
         let selfType: ValueType = Item.sharedSchema.map { .object(SchemaReference($0)) } ?? .any
         self.init(
             compiled: try CompiledRule(
-                format: format, arguments: argumentArray, variables: substitutionVariables, selfType: selfType,
+                format: format, arguments: argumentArray, variables: substitutionVariables, selfType: selfType, schema: Item.sharedSchema,
                 environment: environment, options: options))
     }
 
@@ -86,11 +86,16 @@ extension Rule where Item: KeyValueCoding {
         }
     }
 
+    /// Why the rule gives its answer for `item`: print
+    /// `rule.explain(item).text(source: rule.format)`.
+    public func explain(_ item: Item) -> Explanation { compiled.explain(.object(item)) }
+
     /// The items that satisfy the rule, in order. An item whose evaluation fails is left out, as
-    /// an error hides an action; ``evaluate(_:)`` reports them.
+    /// an error hides an action; ``evaluate(_:)`` reports them. Arrays and array slices are read
+    /// where they are; other sequences are copied into an array first.
     public func filter<Items: Sequence>(_ items: Items) -> [Item] where Items.Element == Item {
-        let array = items as? [Item] ?? Array(items)
-        return matchingIndices(array).map { array[$0] }
+        let slice = items as? ArraySlice<Item> ?? (items as? [Item] ?? Array(items))[...]
+        return matchingRows(slice).map { slice[slice.startIndex + $0] }
     }
 
     /// Each item's answer, in order, and the items whose evaluation failed (their answer is
@@ -99,22 +104,27 @@ extension Rule where Item: KeyValueCoding {
         guard items.count >= Self.batchThreshold else {
             return compiled.machines.withMachine { machine in machine.evaluate(items: items) }
         }
-        let result = batchResult(items)
+        let result = batchResult(items[...])
         var answers = [Bool](repeating: false, count: items.count)
         for row in result.matchingRows { answers[row] = true }
         return (answers, result.errors.map { ItemFailure(index: $0.row, error: $0.error) })
     }
 
     /// The batch engine over columns built for this rule, on all cores.
-    private func batchResult(_ items: [Item]) -> BatchResult {
+    private func batchResult(_ items: ArraySlice<Item>) -> BatchResult {
         batch.evaluate(ColumnBatch(items: items, keyPaths: batch.columnKeyPaths), threads: BatchProgram.allCores)
     }
 
-    /// The indices of the items that satisfy the rule: on the batch engine for
+    /// The rows (offsets from the slice's start) that satisfy the rule: on the batch engine for
     /// ``batchThreshold`` items or more, on the scalar VM in place for fewer.
-    func matchingIndices(_ items: [Item]) -> [Int] {
+    func matchingRows(_ items: ArraySlice<Item>) -> [Int] {
         guard items.count >= Self.batchThreshold else {
-            let answers = compiled.machines.withMachine { machine in machine.evaluate(items: items).answers }
+            var answers = [Bool](repeating: false, count: items.count)
+            compiled.machines.withMachine { machine in
+                items.withUnsafeBufferPointer { buffer in
+                    answers.withUnsafeMutableBufferPointer { out in _ = machine.evaluate(items: buffer, into: out) }
+                }
+            }
             return answers.indices.filter { answers[$0] }
         }
         return batchResult(items).matchingRows
@@ -132,7 +142,7 @@ extension Rule where Item == Value {
         self.init(
             compiled: try CompiledRule(
                 format: format, arguments: arguments.map(\.predicateValue),
-                variables: substitutionVariables.mapValues(\.predicateValue), selfType: .any, environment: environment,
+                variables: substitutionVariables.mapValues(\.predicateValue), selfType: .any, schema: nil, environment: environment,
                 options: options))
     }
 
@@ -142,6 +152,9 @@ extension Rule where Item == Value {
     public func evaluate(with value: Value) throws(EvaluationError) -> Bool {
         try compiled.machines.withMachine { (machine) throws(EvaluationError) in try machine.evaluate(on: value) }
     }
+
+    /// Why the rule gives its answer for `value`.
+    public func explain(_ value: Value) -> Explanation { compiled.explain(value) }
 
     /// Whether a `Codable` value satisfies the rule (dates stay dates: ``Value/init(encoding:)``).
     ///

@@ -36,7 +36,7 @@ public struct SelectionRule<Item: KeyValueCoding>: Sendable {
         let elementType: ValueType = Item.sharedSchema.map { .object(SchemaReference($0)) } ?? .any
         compiled = try CompiledRule(
             format: format, arguments: arguments.map(\.predicateValue),
-            variables: substitutionVariables.mapValues(\.predicateValue), selfType: .record([key: .array(elementType)]),
+            variables: substitutionVariables.mapValues(\.predicateValue), selfType: .record([key: .array(elementType)]), schema: Item.sharedSchema,
             environment: environment, options: options)
         self.key = key
     }
@@ -50,6 +50,11 @@ public struct SelectionRule<Item: KeyValueCoding>: Sendable {
                 try machine.evaluate(selection: items, key: key)
             }
         }
+    }
+
+    /// Why the rule gives its answer for `selection` (the interpreter's context, items boxed).
+    public func explain(selection: [Item]) -> Explanation {
+        compiled.explain(.dictionary([key: .array(selection.map { .object($0) })]))
     }
 
     /// Whether the action is shown for `selection`, by Apple's policy: an error hides it.
@@ -69,6 +74,13 @@ extension RuleSet {
     /// - Throws: ``CompileError`` when the rules together exceed what one program can address.
     public init<Item: KeyValueCoding>(_ rules: [String], for type: Item.Type) throws(CompileError) {
         try self.init(rules: rules, selfType: Item.sharedSchema.map { .object(SchemaReference($0)) })
+    }
+
+    /// Loads a rule set ``serialized()`` from rules prepared against `Item`'s schema.
+    ///
+    /// - Throws: ``RuleSetLoadError`` naming what is wrong.
+    public init<Item: KeyValueCoding>(serialized bytes: [UInt8], for type: Item.Type) throws(RuleSetLoadError) {
+        try self.init(serialized: bytes, schemas: Item.sharedSchema.map { [$0] } ?? [])
     }
 
     /// Every rule's answer for `item` in one pass (``RuleSetAnswer/mask``,

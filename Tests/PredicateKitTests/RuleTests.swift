@@ -123,3 +123,61 @@ func referenceAnswer(_ format: String, _ arguments: [Value] = [], on item: FileP
         #expect(answer.problem(of: 2) != nil)
     }
 }
+
+@Suite struct RenderingTests {
+    @Test func explanationsRenderAsTextAndJSON() throws {
+        let rule = try Rule<FileProviderItem>("isUploaded == NO AND documentSize > 5000")
+        let item = sampleItems(3)[2]
+        let explanation = rule.explain(item)
+        let text = explanation.text(source: rule.format)
+        #expect(text.contains("false  isUploaded == NO AND documentSize > 5000"))
+        #expect(text.contains("false  documentSize > 5000"))
+        let json = explanation.json(source: rule.format)
+        #expect(json["rule"] == .string(rule.format))
+        #expect(json["result"] == .bool(false))
+    }
+}
+
+@Suite struct RuleSetSerializationTests {
+    static let rules = ["isUploaded == NO", "documentSize > 1500", "filename ==", "filename ENDSWITH '.pdf'"]
+
+    @Test func aRuleSetComesBackWhole() throws {
+        let rules = try RuleSet(Self.rules, for: FileProviderItem.self)
+        let loaded = try RuleSet(serialized: try rules.serialized(), for: FileProviderItem.self)
+        #expect(loaded.rules == rules.rules)
+        #expect(loaded.footprints == rules.footprints)
+        #expect(loaded.problems == rules.problems)
+        #expect(loaded.program == rules.program)
+        for item in sampleItems(9) {
+            #expect(loaded.evaluate(with: item).mask == rules.evaluate(with: item).mask)
+        }
+    }
+
+    @Test(arguments: [
+        ("", "not JSON"),
+        (#"{"format": "other"}"#, "not a rule set"),
+        (#"{"format": "predicate-rule-set", "version": 2}"#, "unsupported version"),
+        (#"{"format": "predicate-rule-set", "version": 1, "rules": ["a == 1"], "footprints": [], "failed": []}"#, "footprints"),
+        (
+            #"{"format": "predicate-rule-set", "version": 1, "rules": ["a == 1"], "footprints": [[]], "failed": [0]}"#,
+            "marked failed but parses"
+        ),
+        (
+            #"{"format": "predicate-rule-set", "version": 1, "rules": ["a == 1"], "footprints": [[]], "failed": [], "program": "%%"}"#,
+            "base64"
+        ),
+    ])
+    func damagedInputIsRefused(text: String, expected: String) {
+        #expect {
+            try RuleSet(serialized: Array(text.utf8))
+        } throws: { error in
+            (error as? RuleSetLoadError)?.message.contains(expected) == true
+        }
+    }
+
+    @Test func aProgramFromOtherRulesIsRefused() throws {
+        var document = String(decoding: try RuleSet(rules: ["a == 1"]).serialized(), as: UTF8.self)
+        document = document.replacingOccurrences(of: #""a == 1""#, with: #""a == 2""#)
+        #expect(throws: RuleSetLoadError.self) { try RuleSet(serialized: Array(document.utf8)) }
+    }
+}
