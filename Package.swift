@@ -90,7 +90,8 @@ let package = Package(
         .executableTarget(
             name: "predicate-bench",
             dependencies: [
-                "PredicateKit", "PredicateBatch", "PredicateValue", "PredicateSyntax", "PredicateSemantics", "PredicateInterpreter",
+                "PredicateKit", "PredicateBatch", "PredicateValue", "PredicateSyntax", "PredicateSemantics",
+                "PredicateInterpreter",
                 "PredicateVM", "PredicateFileProvider", "PredicateActions",
             ],
             path: "Benchmarks/PredicateBench"

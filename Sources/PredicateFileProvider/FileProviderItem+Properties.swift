@@ -214,7 +214,8 @@ extension FileProviderItem {
             userInfo: userInfo)
     }
 
-    private static func name(_ value: Value, _ key: String) throws(FileProviderItemError) -> FileProviderNameComponents {
+    private static func name(_ value: Value, _ key: String) throws(FileProviderItemError) -> FileProviderNameComponents
+    {
         guard case .dictionary(let entries) = value else { throw wrongType(key, "a dictionary of name parts", value) }
         return FileProviderNameComponents(
             givenName: try string(entries["givenName"], key), familyName: try string(entries["familyName"], key),

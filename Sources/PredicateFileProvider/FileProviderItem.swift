@@ -173,7 +173,9 @@ extension FileProviderItem: KeyValueCoding {
             .init("isShared", .bool),
             .init("isSharedByCurrentUser", .bool),
             .init("ownerNameComponents", .optional(.object(SchemaReference(FileProviderNameComponents.schema)))),
-            .init("mostRecentEditorNameComponents", .optional(.object(SchemaReference(FileProviderNameComponents.schema)))),
+            .init(
+                "mostRecentEditorNameComponents", .optional(.object(SchemaReference(FileProviderNameComponents.schema)))
+            ),
             .init("versionIdentifier", .optional(.data)),
             .init("itemVersion", .optional(.object(SchemaReference(FileProviderItemVersion.schema)))),
             .init("symlinkTargetPath", .optional(.string)),

@@ -217,8 +217,9 @@ struct Walk<Observer: WalkObserver> {
 
     // MARK: - Expressions
 
-    mutating func evaluate(_ expression: ExpressionNode, _ bindings: inout [String: Value]) throws(EvaluationError) -> Value
-    {
+    mutating func evaluate(
+        _ expression: ExpressionNode, _ bindings: inout [String: Value]
+    ) throws(EvaluationError) -> Value {
         guard Observer.isObserving else { return try evaluateNode(expression, &bindings) }
         observer.begin(expression)
         do {

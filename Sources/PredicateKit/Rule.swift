@@ -54,7 +54,8 @@ extension Rule where Item: KeyValueCoding {
     ///   - options: Parser strictness and limits.
     /// - Throws: A ``Diagnostic`` at the place the rule is wrong.
     public init(
-        _ format: String, _ arguments: any ValueConvertible..., substitutionVariables: [String: any ValueConvertible] = [:],
+        _ format: String, _ arguments: any ValueConvertible...,
+        substitutionVariables: [String: any ValueConvertible] = [:],
         environment: EvaluationEnvironment = EvaluationEnvironment(), options: ParseOptions = ParseOptions()
     ) throws(Diagnostic) {
         try self.init(
@@ -72,7 +73,8 @@ extension Rule where Item: KeyValueCoding {
         let selfType: ValueType = Item.sharedSchema.map { .object(SchemaReference($0)) } ?? .any
         self.init(
             compiled: try CompiledRule(
-                format: format, arguments: argumentArray, variables: substitutionVariables, selfType: selfType, schema: Item.sharedSchema,
+                format: format, arguments: argumentArray, variables: substitutionVariables, selfType: selfType,
+                schema: Item.sharedSchema,
                 environment: environment, options: options))
     }
 
@@ -136,13 +138,15 @@ extension Rule where Item == Value {
     /// ``Value/init(encoding:)`` of a `Codable` value, ``Value/init(_:)`` of a `[String: Any]`;
     /// see ``Rule/init(_:_:substitutionVariables:environment:options:)``.
     public init(
-        _ format: String, _ arguments: any ValueConvertible..., substitutionVariables: [String: any ValueConvertible] = [:],
+        _ format: String, _ arguments: any ValueConvertible...,
+        substitutionVariables: [String: any ValueConvertible] = [:],
         environment: EvaluationEnvironment = EvaluationEnvironment(), options: ParseOptions = ParseOptions()
     ) throws(Diagnostic) {
         self.init(
             compiled: try CompiledRule(
                 format: format, arguments: arguments.map(\.predicateValue),
-                variables: substitutionVariables.mapValues(\.predicateValue), selfType: .any, schema: nil, environment: environment,
+                variables: substitutionVariables.mapValues(\.predicateValue), selfType: .any, schema: nil,
+                environment: environment,
                 options: options))
     }
 

@@ -36,7 +36,8 @@ public struct SelectionRule<Item: KeyValueCoding>: Sendable {
         let elementType: ValueType = Item.sharedSchema.map { .object(SchemaReference($0)) } ?? .any
         compiled = try CompiledRule(
             format: format, arguments: arguments.map(\.predicateValue),
-            variables: substitutionVariables.mapValues(\.predicateValue), selfType: .record([key: .array(elementType)]), schema: Item.sharedSchema,
+            variables: substitutionVariables.mapValues(\.predicateValue), selfType: .record([key: .array(elementType)]),
+            schema: Item.sharedSchema,
             environment: environment, options: options)
         self.key = key
     }

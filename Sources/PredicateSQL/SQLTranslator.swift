@@ -140,7 +140,8 @@ struct TranslationWalk {
 
     /// Operands are pushed down up to the first one that may raise: a row that an operand after
     /// it would drop may still be one the interpreter raises on.
-    private mutating func conjunction(_ node: PredicateNode, _ operands: [PredicateNode], _ scope: Scope) -> Translated {
+    private mutating func conjunction(_ node: PredicateNode, _ operands: [PredicateNode], _ scope: Scope) -> Translated
+    {
         var pushed: [SQLFragment] = []
         var residuals: [PredicateNode] = []
         for (index, operand) in operands.enumerated() {
@@ -184,7 +185,8 @@ struct TranslationWalk {
             let op: ComparisonOperator = group.values.count == 1 ? .equal : .in
             let rhs = group.values.count == 1 ? group.values[0] : .array(group.values)
             result.append(
-                PredicateNode(.comparison(Comparison(group.key, op, ExpressionNode(.constant(rhs)))), range: group.range))
+                PredicateNode(
+                    .comparison(Comparison(group.key, op, ExpressionNode(.constant(rhs)))), range: group.range))
         }
         return result
     }

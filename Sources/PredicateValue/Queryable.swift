@@ -131,10 +131,14 @@ public struct KeyPathTable<Root>: ExpressibleByDictionaryLiteral, Sendable {
             return optionalField(.number, path, .double(path), PredicateValue.Value.double, Scalar.double)
         }
         if let path = path as? KeyPath<Root, Date> {
-            return scalarField(.date, path, nil, { $0.predicateValue }, { .date(secondsSinceReferenceDate: $0.timeIntervalSinceReferenceDate) })
+            return scalarField(
+                .date, path, nil, { $0.predicateValue },
+                { .date(secondsSinceReferenceDate: $0.timeIntervalSinceReferenceDate) })
         }
         if let path = path as? KeyPath<Root, Date?> {
-            return optionalField(.date, path, nil, { $0.predicateValue }, { .date(secondsSinceReferenceDate: $0.timeIntervalSinceReferenceDate) })
+            return optionalField(
+                .date, path, nil, { $0.predicateValue },
+                { .date(secondsSinceReferenceDate: $0.timeIntervalSinceReferenceDate) })
         }
         if let path = path as? KeyPath<Root, String> {
             let get = getter(path)
@@ -142,13 +146,18 @@ public struct KeyPathTable<Root>: ExpressibleByDictionaryLiteral, Sendable {
         }
         if let path = path as? KeyPath<Root, String?> {
             let get = getter(path)
-            return (.optional(.string), Field(read: { get($0).map(PredicateValue.Value.string) ?? .nil }, scalar: nil, stored: nil))
+            return (
+                .optional(.string),
+                Field(read: { get($0).map(PredicateValue.Value.string) ?? .nil }, scalar: nil, stored: nil)
+            )
         }
         // Anything else by its dynamic value: arrays, sets, dictionaries, nested objects.
         let type = ValueType.any
         return (
             type,
-            Field(read: { object in (try? PredicateValue.Value(any: object.pointee[keyPath: path])) ?? .nil }, scalar: nil, stored: nil)
+            Field(
+                read: { object in (try? PredicateValue.Value(any: object.pointee[keyPath: path])) ?? .nil },
+                scalar: nil, stored: nil)
         )
     }
 

@@ -83,7 +83,9 @@ struct Shrinker {
         case .and(let operands), .or(let operands):
             let isAnd: Bool
             if case .and = predicate.kind { isAnd = true } else { isAnd = false }
-            func rebuilt(_ operands: [PredicateNode]) -> PredicateNode { PredicateNode(isAnd ? .and(operands) : .or(operands)) }
+            func rebuilt(_ operands: [PredicateNode]) -> PredicateNode {
+                PredicateNode(isAnd ? .and(operands) : .or(operands))
+            }
             result += operands
             if operands.count > 2 {
                 for index in operands.indices {

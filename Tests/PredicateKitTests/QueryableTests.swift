@@ -47,9 +47,13 @@ func sampleTracks(_ count: Int) -> [Track] {
         let schema = Track.queryKeyPaths.schema
         #expect(schema.typeName == "Track")
         #expect(schema.fields.map(\.name) == ["title", "artist", "plays", "rating", "isLiked", "added", "tags"])
-        #expect(schema.fields.map(\.type) == [.string, .optional(.string), .integer, .optional(.number), .bool, .date, .any])
+        #expect(
+            schema.fields.map(\.type) == [
+                .string, .optional(.string), .integer, .optional(.number), .bool, .date, .any,
+            ])
         // The scalars stored in the struct are loaded by offset; the rest are read.
-        #expect((0..<7).map { Track.storedScalar(atSlot: $0) != nil } == [false, false, true, true, true, false, false])
+        #expect(
+            (0..<7).map { Track.storedScalar(atSlot: $0) != nil } == [false, false, true, true, true, false, false])
         #expect(Track.storedScalar(atSlot: 99) == nil)
         #expect(Track.sharedSchema === schema)
     }

@@ -14,7 +14,9 @@ func sampleItems(_ count: Int) -> [FileProviderItem] {
 
 /// The reference interpreter's answer for one item.
 func referenceAnswer(_ format: String, _ arguments: [Value] = [], on item: FileProviderItem) -> Bool {
-    guard let predicate = try? PredicateParser.parsePredicate(format, arguments: arguments).predicate else { return false }
+    guard let predicate = try? PredicateParser.parsePredicate(format, arguments: arguments).predicate else {
+        return false
+    }
     return (try? Interpreter().evaluate(predicate, on: .object(item))) == true
 }
 
@@ -39,7 +41,9 @@ func referenceAnswer(_ format: String, _ arguments: [Value] = [], on item: FileP
         let (answers, _) = compiled.evaluate(items)
         #expect(answers.filter { $0 }.count == expected.count)
         for item in items.prefix(20) {
-            #expect(((try? compiled.evaluate(with: item)) ?? false) == referenceAnswer(rule.format, rule.arguments, on: item))
+            #expect(
+                ((try? compiled.evaluate(with: item)) ?? false)
+                    == referenceAnswer(rule.format, rule.arguments, on: item))
         }
     }
 
@@ -59,7 +63,9 @@ func referenceAnswer(_ format: String, _ arguments: [Value] = [], on item: FileP
         do {
             _ = try Rule<FileProviderItem>("isUploaded == AND x")
         } catch {
-            #expect(error.rendered() == "1:15: error: expected an expression, found 'AND'\nisUploaded == AND x\n              ^~~")
+            #expect(
+                error.rendered()
+                    == "1:15: error: expected an expression, found 'AND'\nisUploaded == AND x\n              ^~~")
         }
     }
 
@@ -157,7 +163,10 @@ func referenceAnswer(_ format: String, _ arguments: [Value] = [], on item: FileP
         ("", "not JSON"),
         (#"{"format": "other"}"#, "not a rule set"),
         (#"{"format": "predicate-rule-set", "version": 2}"#, "unsupported version"),
-        (#"{"format": "predicate-rule-set", "version": 1, "rules": ["a == 1"], "footprints": [], "failed": []}"#, "footprints"),
+        (
+            #"{"format": "predicate-rule-set", "version": 1, "rules": ["a == 1"], "footprints": [], "failed": []}"#,
+            "footprints"
+        ),
         (
             #"{"format": "predicate-rule-set", "version": 1, "rules": ["a == 1"], "footprints": [[]], "failed": [0]}"#,
             "marked failed but parses"

@@ -16,7 +16,8 @@ import Testing
     /// JSONSerialization answers `true` and `1` both as NSNumber, and `as? Bool` takes either:
     /// only the Boolean class tells them apart.
     @Test func foundationNumbersKeepBooleansApart() throws {
-        let data = Data(#"{"flag": true, "one": 1, "zero": 0, "half": 0.5, "big": 18446744073709551615, "none": null}"#.utf8)
+        let data = Data(
+            #"{"flag": true, "one": 1, "zero": 0, "half": 0.5, "big": 18446744073709551615, "none": null}"#.utf8)
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let value = try Value(object)
         guard case .dictionary(let entries) = value else {
@@ -52,8 +53,10 @@ import Testing
     }
 
     @Test func codableKeepsDates() throws {
-        let note = Note(title: "t", created: Date(timeIntervalSinceReferenceDate: 817_844_795.37), pinned: true, size: 3)
-        let rule = try Rule<Value>("created > %@ AND pinned == YES AND #size == 3", Date(timeIntervalSinceReferenceDate: 0))
+        let note = Note(
+            title: "t", created: Date(timeIntervalSinceReferenceDate: 817_844_795.37), pinned: true, size: 3)
+        let rule = try Rule<Value>(
+            "created > %@ AND pinned == YES AND #size == 3", Date(timeIntervalSinceReferenceDate: 0))
         #expect(try rule.evaluate(with: note))
         guard case .dictionary(let entries) = try Value(encoding: note) else { return }
         #expect(entries["created"] == .date(secondsSinceReferenceDate: 817_844_795.37))

@@ -253,7 +253,8 @@ import class Foundation.Thread
             let expected = PredicateNode(
                 .comparison(
                     Comparison(
-                        ExpressionNode(.keyPath(base: ExpressionNode(.evaluatedObject), components: [.key("a")])), .equal,
+                        ExpressionNode(.keyPath(base: ExpressionNode(.evaluatedObject), components: [.key("a")])),
+                        .equal,
                         ExpressionNode(.constant(.string("<\(character)>"))))))
             #expect(inside == .parsed(expected), "\(name) inside a string")
         }

@@ -167,7 +167,8 @@ import Testing
                         ExpressionNode(
                             .index(
                                 ExpressionNode(
-                                    .keyPath(base: ExpressionNode(.evaluatedObject), components: [.key("a"), .key("d")])),
+                                    .keyPath(
+                                        base: ExpressionNode(.evaluatedObject), components: [.key("a"), .key("d")])),
                                 .expression(ExpressionNode(.constant(.int(0)))))),
                         .equal, ExpressionNode(.constant(.int(1)))))),
             prints: "(a.d)[0] == 1"),
@@ -177,7 +178,8 @@ import Testing
                     Comparison(
                         ExpressionNode(
                             .index(
-                                ExpressionNode(.keyPath(base: ExpressionNode(.variable("x")), components: [.key("d")])), .size)),
+                                ExpressionNode(.keyPath(base: ExpressionNode(.variable("x")), components: [.key("d")])),
+                                .size)),
                         .equal, ExpressionNode(.constant(.int(1)))))),
             prints: "($x.d)[SIZE] == 1"),
         format("a.d[0] == 1", prints: "a.d[0] == 1"),

@@ -153,7 +153,8 @@ import class Foundation.ProcessInfo
 
     /// The shrinker finds a small witness: here a tree "fails" when it contains a `CAST`.
     @Test func shrinkerReducesToAMinimalWitness() {
-        let cast = ExpressionNode(.cast(ExpressionNode(.constant(.string("1"))), ExpressionNode(.constant(.string("NSNumber")))))
+        let cast = ExpressionNode(
+            .cast(ExpressionNode(.constant(.string("1"))), ExpressionNode(.constant(.string("NSNumber")))))
         let big = PredicateNode(
             .and([
                 PredicateNode(.comparison(Comparison(ExpressionNode(.aggregate([cast, cast])), .in, keyPath("a")))),
@@ -338,8 +339,9 @@ enum Shrinker {
         }
     }
 
-    private static func compoundCandidates(_ operands: [PredicateNode], rebuild: ([PredicateNode]) -> PredicateNode) -> [PredicateNode]
-    {
+    private static func compoundCandidates(
+        _ operands: [PredicateNode], rebuild: ([PredicateNode]) -> PredicateNode
+    ) -> [PredicateNode] {
         var result = operands
         if operands.count > 2 {
             for index in operands.indices {
@@ -442,9 +444,12 @@ enum Shrinker {
             }
         case .subquery(let collection, let variable, let predicate):
             result.append(collection)
-            each([collection]) { ExpressionNode(.subquery(collection: $0[0], variable: variable, predicate: predicate)) }
+            each([collection]) {
+                ExpressionNode(.subquery(collection: $0[0], variable: variable, predicate: predicate))
+            }
             for candidate in candidates(predicate) {
-                result.append(ExpressionNode(.subquery(collection: collection, variable: variable, predicate: candidate)))
+                result.append(
+                    ExpressionNode(.subquery(collection: collection, variable: variable, predicate: candidate)))
             }
         case .ternary(let condition, let whenTrue, let whenFalse):
             result += [whenTrue, whenFalse]

@@ -131,7 +131,8 @@ struct SyntaxTreeGenerator {
             return keyPath(base: random.chance(1, in: 2) ? ExpressionNode(.evaluatedObject) : expression(depth: inner))
         case 6...9:
             let function = random.pick(BuiltinFunction.all)
-            return ExpressionNode(.function(function.selector, (0..<function.arity).map { _ in expression(depth: inner) }))
+            return ExpressionNode(
+                .function(function.selector, (0..<function.arity).map { _ in expression(depth: inner) }))
         case 10, 11:
             let symbol = random.pick(BuiltinFunction.infixOperators)
             return ExpressionNode(.function(symbol.selector, [expression(depth: inner), expression(depth: inner)]))
@@ -153,12 +154,14 @@ struct SyntaxTreeGenerator {
         case 17:
             let collection = expression(depth: inner)
             let variable = random.pick(GeneratorVocabulary.variableNames)
-            return ExpressionNode(.subquery(collection: collection, variable: variable, predicate: predicate(depth: inner)))
+            return ExpressionNode(
+                .subquery(collection: collection, variable: variable, predicate: predicate(depth: inner)))
         case 18:
             let condition = predicate(depth: inner)
             return ExpressionNode(.ternary(condition, expression(depth: inner), expression(depth: inner)))
         case 19:
-            let type = random.chance(1, in: 2) ? ExpressionNode(.constant(.string("NSNumber"))) : expression(depth: inner)
+            let type =
+                random.chance(1, in: 2) ? ExpressionNode(.constant(.string("NSNumber"))) : expression(depth: inner)
             return ExpressionNode(.cast(expression(depth: inner), type))
         case 20, 21:
             let variable = random.pick(GeneratorVocabulary.variableNames)

@@ -65,8 +65,9 @@ public enum Binder {
         mutating func bind(
             _ expression: ExpressionNode, _ variables: [String: ValueType]
         ) -> (expression: ExpressionNode, type: ValueType) {
-            func rebuilt(_ kind: ExpressionKind, _ type: ValueType = .any) -> (expression: ExpressionNode, type: ValueType)
-            {
+            func rebuilt(
+                _ kind: ExpressionKind, _ type: ValueType = .any
+            ) -> (expression: ExpressionNode, type: ValueType) {
                 (ExpressionNode(kind, range: expression.range), type)
             }
             switch expression.kind {

@@ -11,7 +11,8 @@ extension Parser {
             try enter()
             defer { leave() }
             let value = try parseExpression()
-            return try checked(ExpressionNode(.assignment(variable: name, value), range: variable.range.union(value.range)))
+            return try checked(
+                ExpressionNode(.assignment(variable: name, value), range: variable.range.union(value.range)))
         }
         return try parseBinary(minimumLevel: 1)
     }
@@ -49,8 +50,9 @@ extension Parser {
     }
 
     /// Precedence climbing over ``binaryOperator(_:)``; every level is left-associative.
-    private mutating func parseBinary(minimumLevel: Int, lhs start: ExpressionNode? = nil) throws(Diagnostic) -> ExpressionNode
-    {
+    private mutating func parseBinary(
+        minimumLevel: Int, lhs start: ExpressionNode? = nil
+    ) throws(Diagnostic) -> ExpressionNode {
         var lhs: ExpressionNode
         if let start { lhs = start } else { lhs = try parseUnary() }
         while let (level, op) = binaryOperator(current.kind), level >= minimumLevel {
@@ -191,7 +193,8 @@ extension Parser {
             indexed = ExpressionNode(.variable(name), range: path.range)
         } else {
             indexed = ExpressionNode(
-                .keyPath(base: ExpressionNode(.evaluatedObject, range: path.range), components: lastKey), range: path.range)
+                .keyPath(base: ExpressionNode(.evaluatedObject, range: path.range), components: lastKey),
+                range: path.range)
         }
         while current.kind == .leftBracket {
             let (spec, close) = try parseBracketedIndex()
@@ -375,7 +378,8 @@ extension Parser {
     }
 
     private func rootedKeyPath(_ components: [KeyComponent], range: SourceRange) -> ExpressionNode {
-        ExpressionNode(.keyPath(base: ExpressionNode(.evaluatedObject, range: range), components: components), range: range)
+        ExpressionNode(
+            .keyPath(base: ExpressionNode(.evaluatedObject, range: range), components: components), range: range)
     }
 
     /// A format specifier replaced by its argument (SPEC §2.8).
@@ -411,8 +415,9 @@ extension Parser {
     }
 
     /// The parenthesised, comma-separated arguments of a call; `name` is for messages.
-    private mutating func parseArguments(of name: String) throws(Diagnostic) -> (arguments: [ExpressionNode], close: Token)
-    {
+    private mutating func parseArguments(
+        of name: String
+    ) throws(Diagnostic) -> (arguments: [ExpressionNode], close: Token) {
         let open = try expect(.leftParen, "'(' after '\(name)'")
         try enter()
         defer { leave() }

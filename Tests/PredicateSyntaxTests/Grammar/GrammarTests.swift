@@ -66,7 +66,8 @@ import Testing
         guard !isASCII else { return }
         let parsed = try PredicateParser.parsePredicate("\(word) == 1")
         let key = ExpressionNode(.keyPath(base: ExpressionNode(.evaluatedObject), components: [.key(word)]))
-        #expect(parsed.predicate == PredicateNode(.comparison(Comparison(key, .equal, ExpressionNode(.constant(.int(1)))))))
+        #expect(
+            parsed.predicate == PredicateNode(.comparison(Comparison(key, .equal, ExpressionNode(.constant(.int(1)))))))
         #expect(parsed.predicate.format == "\(word) == 1")
     }
 
