@@ -12,7 +12,7 @@ print("liked and popular:", liked.count)  // 98000
 
 // 2. An activation rule on a selection of File Provider items.
 let selection = [FileProviderItem(itemIdentifier: "1", parentItemIdentifier: "root", filename: "a.pdf")]
-let rule = try ActivationRule("SUBQUERY(fileproviderItems, $i, $i.isUploaded == NO).@count > 0")
+let rule = try ActivationRule("SUBQUERY(fileproviderItems, $i, $i.filename ENDSWITH[c] '.PDF').@count > 0")
 print("action shown:", rule.isEnabled(for: selection))  // true
 
 // 3. A Codable value (dates stay dates) and a [String: Any] (JSON's `true` stays a Boolean).
