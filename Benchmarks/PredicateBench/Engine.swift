@@ -76,6 +76,8 @@ struct Engine: Sendable {
         Engine(name: "vm_batch_all_cores", scope: .all) { batchRunner($0, threads: BatchProgram.allCores) },
         // `items.filter(rule)` (PredicateKit), and the best hand-written filter on the engines
         // (columns built and matching items gathered under the clock, as a filter must).
+        Engine(name: "vm_batch_with_columns", scope: .all, prepare: batchWithColumnsRunner),
+        Engine(name: "one_line_indices", scope: .all, prepare: oneLineIndicesRunner),
         Engine(name: "batch_filter_by_hand", scope: .all, prepare: batchFilterByHandRunner),
         Engine(name: "one_line_filter", scope: .all, prepare: oneLineFilterRunner),
         Engine(name: "foundation_predicate", scope: .sample, prepare: foundationRunner),

@@ -100,6 +100,17 @@ extension Rule where Item: KeyValueCoding {
         return matchingRows(slice).map { slice[slice.startIndex + $0] }
     }
 
+    /// The positions of the items that satisfy the rule, in order, choosing the engine as
+    /// ``filter(_:)`` does: what to use over many large structs, whose copies cost more than
+    /// deciding the rule (a `FileProviderItem` holds dozens of references).
+    public func matchingIndices(in items: ArraySlice<Item>) -> [Int] {
+        matchingRows(items).map { items.startIndex + $0 }
+    }
+
+    /// The positions of the items that satisfy the rule, in order (see
+    /// the slice overload).
+    public func matchingIndices(in items: [Item]) -> [Int] { matchingRows(items[...]) }
+
     /// Each item's answer, in order, and the items whose evaluation failed (their answer is
     /// `false`); chooses the engine as ``filter(_:)`` does.
     public func evaluate(_ items: [Item]) -> (answers: [Bool], failures: [ItemFailure]) {

@@ -47,6 +47,16 @@ func referenceAnswer(_ format: String, _ arguments: [Value] = [], on item: FileP
         }
     }
 
+    /// Positions are the collection's own: a slice's start at 3 gives indices from 3.
+    @Test(arguments: [10, Rule<FileProviderItem>.batchThreshold + 5])
+    func matchingIndicesAreTheCollectionsOwn(count: Int) throws {
+        let items = sampleItems(count + 3)
+        let rule = try Rule<FileProviderItem>("isUploaded == YES")
+        let expected = items.indices.filter { $0 >= 3 && $0 % 3 == 0 }
+        #expect(rule.matchingIndices(in: items[3...]) == expected)
+        #expect(rule.matchingIndices(in: Array(items[3...])) == expected.map { $0 - 3 })
+    }
+
     @Test func failuresAreReportedWithTheirPlace() throws {
         let rule = try Rule<FileProviderItem>("documentSize < 'a'")
         let items = sampleItems(3)
