@@ -1,3 +1,4 @@
+import Dispatch
 import PredicateBatch
 import PredicateSemantics
 import PredicateSyntax
@@ -112,7 +113,8 @@ extension Rule where Item: KeyValueCoding {
     public func matchingIndices(in items: [Item]) -> [Int] { matchingRows(items[...]) }
 
     /// Each item's answer, in order, and the items whose evaluation failed (their answer is
-    /// `false`); chooses the engine as ``filter(_:)`` does.
+    /// `false`): on the batch engine, on all cores, for ``batchThreshold`` items or more; on
+    /// the scalar VM in place for fewer.
     public func evaluate(_ items: [Item]) -> (answers: [Bool], failures: [ItemFailure]) {
         guard items.count >= Self.batchThreshold else {
             return compiled.machines.withMachine { machine in machine.evaluate(items: items) }
@@ -128,8 +130,12 @@ extension Rule where Item: KeyValueCoding {
         batch.evaluate(ColumnBatch(items: items, keyPaths: batch.columnKeyPaths), threads: BatchProgram.allCores)
     }
 
-    /// The rows (offsets from the slice's start) that satisfy the rule: on the batch engine for
-    /// ``batchThreshold`` items or more, on the scalar VM in place for fewer.
+    /// The rows (offsets from the slice's start) that satisfy the rule. Fewer than
+    /// ``batchThreshold`` items run on the scalar VM, in place, on this thread. More run on all
+    /// cores: on the batch engine when every column it would build is a scalar stored in the item
+    /// (a load per row, and its kernels are the fastest there are), otherwise on the scalar VM in
+    /// place, a share of the items per core, because building columns of strings or nested values
+    /// costs more than the VM spends reading them where they are (see README, Embedding).
     func matchingRows(_ items: ArraySlice<Item>) -> [Int] {
         guard items.count >= Self.batchThreshold else {
             var answers = [Bool](repeating: false, count: items.count)
@@ -140,7 +146,46 @@ extension Rule where Item: KeyValueCoding {
             }
             return answers.indices.filter { answers[$0] }
         }
+        guard columnsAreStoredScalars else {
+            let answers = answersOnAllCores(items)
+            return answers.indices.filter { answers[$0] }
+        }
         return batchResult(items).matchingRows
+    }
+
+    /// Whether every column the batch engine reads is a scalar field stored in `Item`.
+    private var columnsAreStoredScalars: Bool {
+        let paths = batch.columnKeyPaths
+        return !paths.isEmpty
+            && paths.allSatisfy { path in
+                guard path.count == 1, case .field(let field) = path[0] else { return false }
+                return field.schema.schema === Item.sharedSchema && Item.storedScalar(atSlot: field.slot) != nil
+            }
+    }
+
+    /// Each item's answer from the scalar VM, in place, the items split evenly across the cores.
+    private func answersOnAllCores(_ items: ArraySlice<Item>) -> [Bool] {
+        var answers = [Bool](repeating: false, count: items.count)
+        let parts = BatchProgram.allCores
+        let share = (items.count + parts - 1) / parts
+        items.withUnsafeBufferPointer { buffer in
+            answers.withUnsafeMutableBufferPointer { out in
+                // Each part reads and writes only its own range of the two buffers, which outlive
+                // `concurrentPerform`.
+                nonisolated(unsafe) let source = buffer
+                nonisolated(unsafe) let target = out
+                DispatchQueue.concurrentPerform(iterations: parts) { part in
+                    let range = min(part * share, source.count)..<min((part + 1) * share, source.count)
+                    guard !range.isEmpty else { return }
+                    compiled.machines.withMachine { machine in
+                        _ = machine.evaluate(
+                            items: UnsafeBufferPointer(rebasing: source[range]),
+                            into: UnsafeMutableBufferPointer(rebasing: target[range]))
+                    }
+                }
+            }
+        }
+        return answers
     }
 }
 
