@@ -50,7 +50,7 @@ let package = Package(
             name: "PredicateCommandLine",
             dependencies: [
                 "PredicateBatch", "PredicateValue", "PredicateSyntax", "PredicateSemantics", "PredicateInterpreter",
-                "PredicateVM", "PredicateFileProvider", "PredicateActions",
+                "PredicateVM", "PredicateFileProvider", "PredicateActions", "PredicateSQL",
             ]),
         .target(
             name: "PredicateKit",
@@ -91,8 +91,8 @@ let package = Package(
             name: "predicate-bench",
             dependencies: [
                 "PredicateKit", "PredicateBatch", "PredicateValue", "PredicateSyntax", "PredicateSemantics",
-                "PredicateInterpreter",
-                "PredicateVM", "PredicateFileProvider", "PredicateActions",
+                "PredicateInterpreter", "PredicateVM", "PredicateFileProvider", "PredicateActions", "PredicateSQL",
+                "PredicateSQLite", "PredicatePostgres",
             ],
             path: "Benchmarks/PredicateBench"
         ),

@@ -1,6 +1,8 @@
 /// Command-line options of `predicate-bench`.
 struct BenchmarkOptions {
     var quick = false
+    /// Whether to run the database stage (`--no-database` skips it).
+    var database = true
     var showHelp = false
     var filter: String?
     var jsonPath: String?
@@ -11,13 +13,19 @@ struct BenchmarkOptions {
     private var sizesOption: [Int]?
     private var scalingOption: [String]?
     private var runsOption: Int?
+    private var databaseRowsOption: Int?
+    /// The engines to run (``Engine/name``s), or every engine.
+    private(set) var engines: [String]?
 
     static let usage = """
-        usage: predicate-bench [--quick] [--filter NAME] [--items N] [--sample N] [--sizes N,N,…]
-                               [--scaling NAME,NAME,…] [--runs N] [--json FILE] [--svg FILE]
+        usage: predicate-bench [--quick] [--filter NAME] [--engines NAME,…] [--items N] [--sample N]
+                               [--sizes N,N,…] [--scaling NAME,NAME,…] [--runs N] [--database-rows N]
+                               [--no-database] [--json FILE] [--svg FILE]
 
           --quick         small sizes and few runs, so CI can check that every benchmark still runs
           --filter NAME   only the workloads (and parse rules) whose name contains NAME
+          --engines LIST  only these engines of the evaluation table (e.g. vm,native_rows), as
+                          when profiling one of them
           --items N       items the fast engines run on (default 1,000,000; 1e6 is accepted)
           --sample N      items the slow per-item engines (interpreter, vm, foundation_predicate)
                           run on: the first N of the same items (default 50,000)
@@ -25,7 +33,12 @@ struct BenchmarkOptions {
                           in about 10 GiB); the slow engines stop at --sample
           --scaling LIST  workloads of the scaling sweep (default: numeric range,one selection: test bit);
                           "none" skips the sweep
-          --runs N        timed runs per figure, after the warm-up (default 5); the median is shown
+          --runs N        timed runs per figure, after the warm-up (default 5, and 3 in the database
+                          stage); the median is shown
+          --database-rows N
+                          rows of the database stage, in SQLite and, when PREDICATE_POSTGRES names a
+                          server, in PostgreSQL (default 1,000,000; 20,000 with --quick)
+          --no-database   skip the database stage
           --json FILE     also write the figures as JSON
           --svg FILE      also draw the scaling and speed-up charts as an SVG image
           --help          this text
@@ -37,7 +50,9 @@ struct BenchmarkOptions {
             switch argument {
             case "--quick": quick = true
             case "--help", "-h": showHelp = true
-            case "--filter", "--json", "--svg", "--items", "--sample", "--sizes", "--scaling", "--runs":
+            case "--no-database": database = false
+            case "--filter", "--engines", "--json", "--svg", "--items", "--sample", "--sizes", "--scaling", "--runs",
+                "--database-rows":
                 guard let value = remaining.popFirst() else {
                     problem = "\(argument) needs a value"
                     return
@@ -54,6 +69,14 @@ struct BenchmarkOptions {
     private mutating func set(_ option: String, _ value: String) {
         switch option {
         case "--filter": filter = value
+        case "--engines":
+            let names = value.split(separator: ",").map(String.init)
+            if let unknown = names.first(where: { name in !Engine.all.contains { $0.name == name } }) {
+                problem =
+                    "--engines: no engine '\(unknown)' (engines: \(Engine.all.map(\.name).joined(separator: ", ")))"
+                return
+            }
+            engines = names
         case "--json": jsonPath = value
         case "--svg": svgPath = value
         case "--scaling": scalingOption = value == "none" ? [] : value.split(separator: ",").map(String.init)
@@ -72,6 +95,7 @@ struct BenchmarkOptions {
             switch option {
             case "--items": itemsOption = count
             case "--runs": runsOption = count
+            case "--database-rows": databaseRowsOption = count
             default: sampleOption = count
             }
         }
@@ -88,6 +112,8 @@ struct BenchmarkOptions {
 
     /// Items the `.all` engines run on.
     var items: Int { itemsOption ?? (quick ? 20_000 : 1_000_000) }
+    /// Rows of the database stage: small under `--quick`, where CI runs it, so it takes seconds.
+    var databaseRows: Int { databaseRowsOption ?? (quick ? 20_000 : 1_000_000) }
     /// Items the `.sample` engines run on.
     var sampleItems: Int { min(items, sampleOption ?? (quick ? 2_000 : 50_000)) }
     var sizes: [Int] { (sizesOption ?? (quick ? [1_000, 10_000] : [1_000, 10_000, 100_000, 1_000_000])).sorted() }
@@ -99,7 +125,13 @@ struct BenchmarkOptions {
 
     /// Timed runs per measurement (the median is reported) and the minimum time per run.
     var runs: Int { runsOption ?? (quick ? 2 : 5) }
+    /// Timed runs of each database-stage figure: fewer by default, since one run over a million
+    /// rows loaded from a database takes seconds.
+    var databaseRuns: Int { runsOption ?? (quick ? 2 : 3) }
     var minimumRunSeconds: Double { quick ? 0.001 : 0.02 }
+
+    /// Whether the evaluation table runs the engine named `name`.
+    func runsEngine(_ name: String) -> Bool { engines?.contains(name) ?? true }
 
     func includes(_ name: String) -> Bool {
         guard let filter else { return true }

@@ -13,9 +13,12 @@ struct BenchmarkReport: Encodable {
     let runs: Int
     /// A rule set with rules failing on every item against one with false rules (issue 18).
     var failingRules: FailingRulesBenchmark.Result?
+    /// Rules pushed down to SQLite and PostgreSQL against loading every row (issue 19); absent
+    /// with `--no-database`.
+    var database: DatabaseBenchmark.Result?
 
     enum CodingKeys: String, CodingKey {
-        case machine, workloads, parse, scaling, runs
+        case machine, workloads, parse, scaling, runs, database
         case failingRules = "rule_set_with_failing_rules"
         case buildSeconds = "build_seconds"
         case peakMemoryMiB = "peak_memory_mib"

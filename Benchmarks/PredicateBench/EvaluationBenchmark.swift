@@ -82,6 +82,11 @@ enum EvaluationBenchmark {
             var fullCounts: [(String, Int)] = []
             var jobs: [(engine: String, runner: Runner, items: Int)] = []
             for engine in Engine.all {
+                guard options.runsEngine(engine.name) else {
+                    figures.append(
+                        EngineFigures(engine: engine.name, unavailable: "not selected", items: 0, timing: nil))
+                    continue
+                }
                 switch engine.prepare(input) {
                 case .unavailable(let reason):
                     figures.append(EngineFigures(engine: engine.name, unavailable: reason, items: 0, timing: nil))

@@ -29,6 +29,7 @@ let scalingPoints = ScalingBenchmark.run(options: options, dataset: dataset)
 ScalingBenchmark.printTable(scalingPoints)
 RuleSetBenchmark.run(quick: options.quick)
 let failingRules = FailingRulesBenchmark.run(options: options, dataset: dataset)
+let database = options.database ? DatabaseBenchmark.run(options: options, dataset: dataset) : nil
 
 print(
     "\nData preparation (not part of any figure; an item is \(MemoryLayout<FileProviderItem>.stride) bytes in the array):"
@@ -44,7 +45,7 @@ if let path = options.jsonPath {
         machine: machine, workloads: evaluationResults.map(BenchmarkReport.WorkloadEntry.init),
         parse: parseResults, scaling: scalingPoints.map(BenchmarkReport.ScalingEntry.init),
         buildSeconds: Dictionary(dataset.buildSeconds, uniquingKeysWith: { first, _ in first }),
-        peakMemoryMiB: peakMemory, runs: options.runs, failingRules: failingRules)
+        peakMemoryMiB: peakMemory, runs: options.runs, failingRules: failingRules, database: database)
     do {
         try report.write(to: path)
         print("wrote \(path)")

@@ -14,6 +14,7 @@ enum Subcommand: String, CaseIterable {
     case actions
     case filter
     case explain
+    case sql
     case help
 
     /// Options that take no value.
@@ -26,6 +27,7 @@ enum Subcommand: String, CaseIterable {
         case .actions: return ["--json", "--explain", "--help", "-h"]
         case .filter: return ["--count", "--strict", "--help", "-h"]
         case .explain: return ["--json", "--strict", "--help", "-h"]
+        case .sql: return ["--json", "--explain", "--strict", "--help", "-h"]
         case .help: return ["--help", "-h"]
         }
     }
@@ -39,6 +41,7 @@ enum Subcommand: String, CaseIterable {
         case .filter: return ["--items", "--chunk-size", "--args"]
         case .explain: return ["--object", "--items", "--args", "--vars", "--max-steps"]
         case .check: return ["--context", "--format", "--fail-on"]
+        case .sql: return ["--dialect", "--mapping", "--args"]
         case .help: return []
         }
     }

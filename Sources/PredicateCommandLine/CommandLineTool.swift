@@ -219,6 +219,8 @@ struct Session<Input: CommandLineInput, Output: CommandLineOutput, ErrorOutput: 
             return try filter(ParsedArguments(rest, for: .filter))
         case Subcommand.explain.rawValue:
             return try explain(ParsedArguments(rest, for: .explain))
+        case Subcommand.sql.rawValue:
+            return try sql(ParsedArguments(rest, for: .sql))
         default:
             let kind = first.hasPrefix("-") ? "option" : "subcommand"
             throw UsageError(message: "unknown \(kind) '\(first)'", subcommand: nil)

@@ -29,9 +29,14 @@ enum HelpText {
                 usage: predicate explain <rule> [--object FILE|- | --items FILE|-] [--vars JSON-OBJECT] [--args JSON-ARRAY]
                                          [--json]
                 """
+        case .sql:
+            return """
+                usage: predicate sql <rule> [--dialect sqlite|postgres] [--mapping FILE|-] [--args JSON-ARRAY]
+                                     [--explain | --json] [--strict]
+                """
         case .help, nil:
             return
-                "usage: predicate <subcommand> [options]   (format, eval, disasm, check, actions, filter, explain, help)"
+                "usage: predicate <subcommand> [options]   (format, eval, disasm, check, actions, filter, explain, sql, help)"
         }
     }
 
@@ -44,6 +49,7 @@ enum HelpText {
         case .actions: return actions
         case .filter: return filter
         case .explain: return explain
+        case .sql: return sql
         case .help, nil: return main
         }
     }
@@ -75,6 +81,9 @@ enum HelpText {
                              short-circuit evaluation skipped: which clause made it false.
           filter <rule> --items FILE.jsonl
                              Stream the JSON lines (items) a rule matches, any file size.
+          sql <rule> --dialect sqlite|postgres [--mapping FILE]
+                             Translate a rule into a parameterised SQL WHERE clause, with what
+                             the database cannot decide left as a residual to re-check.
           help [subcommand]  Show this help, or a subcommand's (same as <subcommand> --help).
           help items         The properties of a File Provider item in JSON, with their defaults.
           --version          Print the tool's version.
@@ -89,8 +98,8 @@ enum HelpText {
         Each subcommand's --help gives its own.
 
         Diagnostics go to standard error. Each stream is coloured only when it is a terminal and
-        NO_COLOR is not set; eval, check, actions and explain take --json for machine-readable
-        output.
+        NO_COLOR is not set; eval, check, actions, explain and sql take --json for
+        machine-readable output.
         """
 
     static let format = """
@@ -467,5 +476,61 @@ enum HelpText {
           1  the rule is false
           2  usage or input error, a rule that does not parse, or an evaluation error (the tree
              shows where; standard error shows it with a caret)
+        """
+
+    static let sql = """
+        predicate sql - the SQL a rule becomes where the items live
+
+        USAGE
+          predicate sql <rule> [--dialect sqlite|postgres] [--mapping FILE|-] [--args JSON-ARRAY]
+                               [--explain | --json] [--strict]
+
+        Translates <rule> into the WHERE clause an item store runs (PredicateSQLite,
+        PredicatePostgres) and prints it with its parameters, numbered as the dialect numbers
+        them (?1 for SQLite, $1 for PostgreSQL). Constants are always parameters, never SQL
+        text. A clause is exact when the rows it keeps are the rows the rule is true of;
+        otherwise it keeps a superset, and the residual printed below it is what each kept row
+        must still pass (the stores re-check it with the interpreter). No database is opened.
+
+          $ predicate sql 'documentSize > 1e6 AND filename LIKE[c] "*.pdf"' --dialect postgres
+          WHERE ("items"."documentSize" IS NOT NULL AND "items"."documentSize" > $1::double precision)
+            $1 = 1000000.0
+          residual: filename LIKE[c] "*.pdf"
+
+        MAPPING (--mapping FILE)
+          A JSON object naming the table and how each key of the rule is stored:
+            {"table": "items", "primaryKey": "id",
+             "columns": {"documentSize": {"column": "size", "type": "integer", "nullable": true}},
+             "json": {"userInfo": "user_info"},
+             "children": {"tags": {"table": "tags", "foreignKey": "item_id", "position": "position",
+                                   "columns": {"label": {"column": "label", "type": "text"}}}}}
+          Types are integer, real, text, boolean and date; only "table" is required. Without
+          --mapping, the table is "items", every key path of the rule is a column of the same
+          name with dots as _ (parent.name is parent_name), typed from the constants it is
+          compared with (text when nothing says), and userInfo.key reads the JSON column
+          userInfo. A key the mapping does not store is an error at its place in the rule.
+
+        OUTPUT
+          The clause, one line per parameter, the residual ("none (exact)" when the clause is
+          exact) and, for SQLite, the package's SQL functions it calls (SQLiteDatabase registers
+          them). With --explain, every comparison of the rule follows, marked "exact" or
+          "re-checked". With --json, one object:
+            {"sql": "<WHERE clause>", "parameters": [<values>], "exact": true|false,
+             "residual": "<rule>"|null, "functions": ["pvm_like", ...]}
+          An error with --json is {"error": "..."}.
+
+        OPTIONS
+          --dialect NAME     sqlite (the default) or postgres.
+          --mapping FILE|-   The table mapping, as JSON (see MAPPING).
+          --args JSON-ARRAY  Values for format specifiers in the rule.
+          --explain          Mark each comparison exact or re-checked.
+          --json             Write JSON instead of text.
+          --strict           Make parser warnings errors.
+          -h, --help         Show this help.
+
+        EXIT CODES
+          0  translated (exact or with a residual)
+          2  usage error, a rule that does not parse, a mapping that cannot be read, or a key the
+             mapping does not store
         """
 }

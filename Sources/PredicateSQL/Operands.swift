@@ -1,4 +1,5 @@
 import PredicateInterpreter
+import PredicateSemantics
 import PredicateSyntax
 import PredicateValue
 
@@ -71,12 +72,14 @@ extension TranslationWalk {
     /// runs, has one value for every row: computed here (`CAST(0, 'NSDate')`, `1024 * 1024`) and
     /// bound as a constant. One that fails would fail on every row, so it stays in the residual.
     private func evaluatedNow(_ expression: ExpressionNode) -> Operand {
-        guard Self.isClosed(.expression(expression)) else { return .untranslatable }
-        do {
-            return .constant(try Interpreter(environment: environment).evaluate(expression, on: .nil))
-        } catch {
-            return .untranslatable
-        }
+        Self.closedValue(expression, environment: environment).map(Operand.constant) ?? .untranslatable
+    }
+
+    /// The one value of an expression that reads neither the item nor a variable, or `nil` when
+    /// it does read them, depends on when it runs, or fails.
+    static func closedValue(_ expression: ExpressionNode, environment: EvaluationEnvironment) -> Value? {
+        guard isClosed(.expression(expression)) else { return nil }
+        return try? Interpreter(environment: environment).evaluate(expression, on: .nil)
     }
 
     private static func isClosed(_ node: SyntaxNode) -> Bool {

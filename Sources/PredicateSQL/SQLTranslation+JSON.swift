@@ -4,6 +4,9 @@ import PredicateValue
 extension SQLTranslation {
     /// The translation as `predicate sql --json` prints it:
     /// `{"sql": …, "parameters": […], "exact": …, "residual": "<rule>" | null, "functions": […]}`.
+    ///
+    /// The residual is printed to parse back to the same rule (`1e6` stays `1000000.0`): it is
+    /// what a caller re-checks each row with, so its text must keep the rule's meaning.
     public var json: JSON {
         let values: [JSON] = parameters.map { parameter in
             switch parameter {
@@ -17,7 +20,7 @@ extension SQLTranslation {
             (key: "sql", value: .string(sql)),
             (key: "parameters", value: .array(values)),
             (key: "exact", value: .bool(isExact)),
-            (key: "residual", value: residual.map { .string($0.format) } ?? .null),
+            (key: "residual", value: residual.map { .string($0.format(.roundTripSafe)) } ?? .null),
             (key: "functions", value: .array(functions.map(JSON.string))),
         ])
     }
@@ -29,7 +32,7 @@ extension SQLTranslation {
         for (index, parameter) in parameters.enumerated() {
             lines.append("  \(dialect == .sqlite ? "?" : "$")\(index + 1) = \(parameter)")
         }
-        lines.append("residual: " + (residual?.format ?? "none (exact)"))
+        lines.append("residual: " + (residual?.format(.roundTripSafe) ?? "none (exact)"))
         if !functions.isEmpty { lines.append("functions: " + functions.joined(separator: ", ")) }
         if let source {
             let bytes = Array(source.utf8)

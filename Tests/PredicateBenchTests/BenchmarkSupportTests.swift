@@ -100,3 +100,41 @@ func everyEngineAgreesWithTheInterpreter(workload name: String) throws {
     #expect(counts.count >= 4)
     for (engine, found) in counts { #expect(found == expected, "\(engine) on '\(name)'") }
 }
+
+@Test func theDatabaseStageIsSmallUnderQuickAndCanBeSkipped() {
+    #expect(BenchmarkOptions(arguments: []).databaseRows == 1_000_000)
+    #expect(BenchmarkOptions(arguments: ["--quick"]).databaseRows == 20_000)
+    #expect(BenchmarkOptions(arguments: ["--database-rows", "5e3"]).databaseRows == 5_000)
+    #expect(BenchmarkOptions(arguments: []).database)
+    #expect(!BenchmarkOptions(arguments: ["--no-database"]).database)
+    #expect(BenchmarkOptions(arguments: []).databaseRuns == 3)
+    #expect(BenchmarkOptions(arguments: ["--runs", "7"]).databaseRuns == 7)
+    #expect(
+        BenchmarkOptions(arguments: ["--database-rows", "0"]).problem
+            == "--database-rows needs a whole number between 1 and 100,000,000, not '0'")
+}
+
+/// The database stage on a few thousand rows: every engine (each push-down, the VM and the batch
+/// engine on the loaded rows) must find the same rows, or the stage stops the process; the
+/// report has a figure for every SQLite engine and says why PostgreSQL is missing, if it is.
+@Test func theDatabaseStageAgreesAcrossEngines() throws {
+    let options = BenchmarkOptions(arguments: ["--quick", "--database-rows", "2000", "--runs", "1"])
+    let dataset = Dataset(count: 200, sampleLimit: 200)  // fewer than the rows: the stage generates its own
+    let result = DatabaseBenchmark.run(options: options, dataset: dataset)
+    #expect(result.rows == 2_000)
+    #expect(result.workloads.map(\.rule) == DatabaseBenchmark.rules.map(\.text))
+    for workload in result.workloads {
+        #expect(workload.matches > 0, "\(workload.rule)")
+        #expect(workload.exact["sqlite"] == true, "\(workload.rule)")
+        for engine in ["sqlite_pushdown", "sqlite_pushdown_indexed", "sqlite_load_vm", "sqlite_load_batch"] {
+            #expect(workload.nanosecondsPerItem(engine) != nil, "\(engine) on \(workload.rule)")
+        }
+    }
+    #expect((result.postgresSkipped == nil) == (result.loadNanosecondsPerRow["postgres"] != nil))
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    let text = String(decoding: try encoder.encode(result), as: UTF8.self)
+    #expect(text.contains(#""ns_per_item":{"#))
+    #expect(text.contains(#""rows_per_second":{"#))
+    #expect(text.contains(#""translation_us":{"postgres":"#))
+}

@@ -130,6 +130,24 @@ import Testing
         .init(name: "format: a rule over 1 MiB", arguments: ["format", longRule], exitCode: 2, message: tooLong),
         .init(name: "disasm: 200 parentheses", arguments: ["disasm", deepRule], exitCode: 2, message: tooDeep),
         .init(name: "disasm: a rule over 1 MiB", arguments: ["disasm", longRule], exitCode: 2, message: tooLong),
+        // sql
+        .init(name: "sql: 200 parentheses", arguments: ["sql", deepRule], exitCode: 2, message: tooDeep),
+        .init(
+            name: "sql: a rule over 1 MiB", arguments: ["sql", longRule, "--dialect", "postgres"], exitCode: 2,
+            message: tooLong),
+        .init(
+            name: "sql --mapping: JSON nested 100,000 deep", arguments: ["sql", "a == 1", "--mapping", "-"],
+            input: deepJSON, exitCode: 2, message: "predicate: error: --mapping (standard input): " + jsonDepth),
+        .init(
+            name: "sql --mapping: 32 MiB and a byte", arguments: ["sql", "a == 1", "--mapping", "-"], input: overLimit,
+            exitCode: 2, message: "predicate: error: " + tooLarge),
+        .init(
+            name: "sql --mapping /dev/zero", arguments: ["sql", "a == 1", "--mapping", "/dev/zero"], exitCode: 2,
+            message: "predicate: error: cannot read '/dev/zero': " + tooLarge),
+        .init(
+            name: "sql --mapping: a key not in it", arguments: ["sql", "(a == 1) OR b == 2", "--mapping", "-"],
+            input: Array(#"{"table": "t", "columns": {"a": {"type": "integer"}}}"#.utf8), exitCode: 2,
+            message: "1:13: error: the key 'b' has no column, JSON column or child table in the mapping of 't'"),
     ]
 
     @Test(arguments: cases) func hostileInputGetsItsOwnError(_ hostile: Case) {

@@ -15,12 +15,24 @@ struct MappingTests {
         ("parent.filename == 'a'", "parent.filename", "parent_filename", .text),
         ("rating BETWEEN {1, 5} OR 3 < rating", "rating", "rating", .integer),
         ("contentType UTI-CONFORMS-TO 'public.image' AND rank == nil", "rank", "rank", .text),
+        // Typed by the value of a sub-expression that reads neither the item nor a variable.
+        ("documentSize > 1024 * 1024", "documentSize", "documentSize", .integer),
+        ("modified < CAST(0, 'NSDate')", "modified", "modified", .date),
+        ("modified < now()", "modified", "modified", .text),
+        // A collection operator is computed from the stored value, not a column of its own.
+        ("tags.@count > 1", "tags", "tags", .text),
+        ("a[0] == 1", "a", "a", .text),
     ])
     func inferredColumns(_ rule: String, _ key: String, _ column: String, _ type: SQLColumnType) throws {
         let parsed = try PredicateParser.parsePredicate(rule, options: ParseOptions()).predicate
         let mapping = TableMapping.inferred(for: parsed)
         #expect(mapping.columns[key] == ColumnMapping(column: column, type: type))
         #expect(throws: Never.self) { try SQLTranslator.translate(parsed, mapping: mapping, dialect: .sqlite) }
+    }
+
+    @Test func collectionOperatorsAreNotColumns() throws {
+        let rule = try PredicateParser.parsePredicate("tags.@count > 1 AND userInfo.@count == 2").predicate
+        #expect(TableMapping.inferred(for: rule).columns.keys.sorted() == ["tags", "userInfo"])
     }
 
     @Test func userInfoIsAJSONColumn() throws {

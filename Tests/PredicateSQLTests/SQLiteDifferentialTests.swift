@@ -6,16 +6,21 @@ import PredicateSyntax
 import PredicateValue
 import Testing
 
-/// What the interpreter says about one item, the reference every database path must reproduce.
+/// What the interpreter says about one item, the reference every database path must reproduce:
+/// an error with its kind, message and place in the rule, so that a row the re-check raises on is
+/// reported exactly as the interpreter reports the whole rule on that item.
 enum Verdict: Hashable, CustomStringConvertible {
     case match, noMatch
-    case error(EvaluationError.Kind)
+    case error(EvaluationError.Kind, message: String, range: SourceRange?)
+
+    init(_ error: EvaluationError) { self = .error(error.kind, message: error.message, range: error.range) }
 
     var description: String {
         switch self {
         case .match: return "true"
         case .noMatch: return "false"
-        case .error(let kind): return "error(\(kind.rawValue))"
+        case .error(let kind, let message, let range):
+            return "error(\(kind.rawValue) at \(range.map(String.init(describing:)) ?? "-"): \(message))"
         }
     }
 }
@@ -30,7 +35,7 @@ enum Reference {
             do {
                 result[id] = try interpreter.evaluate(rule, on: .dictionary(item)) ? .match : .noMatch
             } catch {
-                result[id] = .error(error.kind)
+                result[id] = Verdict(error)
             }
         }
         return result
@@ -40,7 +45,7 @@ enum Reference {
     static func verdicts(_ result: QueryResult, ids: [Int64]) -> [Int64: Verdict] {
         var verdicts = Dictionary(uniqueKeysWithValues: ids.map { ($0, Verdict.noMatch) })
         for item in result.items { verdicts[item.id] = .match }
-        for error in result.errors { verdicts[error.id] = .error(error.error.kind) }
+        for error in result.errors { verdicts[error.id] = Verdict(error.error) }
         return verdicts
     }
 

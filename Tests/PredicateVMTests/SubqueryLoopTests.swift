@@ -18,6 +18,9 @@ import Testing
         "SUBQUERY(fileproviderItems, $i, $i.uploadded == YES).@count > 0",
         "SUBQUERY(fileproviderItems, $i, $i.userInfo.rank > 'a').@count > 0",
         "SUBQUERY(fileproviderItems, $i, SUBQUERY(fileproviderItems, $j, $j.isUploaded == NO).@count > 0).@count > 1",
+        "SUBQUERY(fileproviderItems, $i, $i.isUploaded == NO).@count == fileproviderItems.@count",
+        "SUBQUERY(fileproviderItems, $i, $i.documentSize != nil).@count <= 4 AND fileproviderItems.@count > 1",
+        "NOT SUBQUERY(fileproviderItems, $i, $i.isShared == NO).@count BETWEEN {1, 5}",
     ]
 
     static let items: [FileProviderItem] = (0..<5).map { index in
@@ -46,6 +49,7 @@ import Testing
             var plainMachine = VirtualMachine(program: plain, environment: environment)
             let expected = Self.outcome { () throws(EvaluationError) in try plainMachine.evaluate(on: context) }
             let onValue = Self.outcome { () throws(EvaluationError) in try fusedMachine.evaluate(on: context) }
+            let stepsLeft = plainMachine.remainingSteps
             let onSelection = Self.items.withUnsafeBufferPointer { items in
                 Self.outcome { () throws(EvaluationError) in
                     try fusedMachine.evaluate(selection: items, key: FileProviderContext.selectionKey)
@@ -53,6 +57,8 @@ import Testing
             }
             #expect(onValue == expected, "\(rule) with \(maximumSteps) steps")
             #expect(onSelection == expected, "\(rule) with \(maximumSteps) steps")
+            // What the batch engine charges a row for a clause it ran on the VM.
+            #expect(fusedMachine.remainingSteps == stepsLeft, "\(rule) with \(maximumSteps) steps")
         }
     }
 }

@@ -78,26 +78,59 @@ public struct UniformTypeRegistry: Sendable {
         return builder.build()
     }()
 
-    /// The spelling of each type, indexed by ID: the latest declaration's, or the first mention's.
-    private let spellings: [String]
-    /// ID by identifier, ignoring ASCII case.
-    private let table: IdentifierTable
-    /// Whether a declaration (built-in or host) names the type, as opposed to a parent mention.
-    private let declared: [Bool]
-    /// Declared direct parents, in declaration order.
-    private let parentIDs: [[Int32]]
-    /// Preferred filename extension by ID.
-    private let filenameExtensions: [String?]
-    /// Preferred MIME type by ID.
-    private let mimeTypes: [String?]
-    /// `closure[closureStart[id] ..< closureStart[id + 1]]` is the sorted set of every type `id`
-    /// conforms to, itself included (one flat array: no per-type allocation, good locality).
-    private let closureStart: [Int32]
-    private let closure: [Int32]
-    /// Sorted ancestor set shared by every undeclared `dyn.` identifier.
-    private let dynamicClosure: [Int32]
-    /// Whether the type reaches itself through at least one parent edge.
-    private let cyclic: [Bool]
+    /// The tables, behind one reference: a registry is copied wherever an environment hands it
+    /// out (every `UTI-CONFORMS-TO`), and copying ten arrays would retain and release each.
+    private final class Tables: Sendable {
+        /// The spelling of each type, indexed by ID: the latest declaration's, or the first mention's.
+        let spellings: [String]
+        /// ID by identifier, ignoring ASCII case.
+        let table: IdentifierTable
+        /// Whether a declaration (built-in or host) names the type, as opposed to a parent mention.
+        let declared: [Bool]
+        /// Declared direct parents, in declaration order.
+        let parentIDs: [[Int32]]
+        /// Preferred filename extension by ID.
+        let filenameExtensions: [String?]
+        /// Preferred MIME type by ID.
+        let mimeTypes: [String?]
+        /// `closure[closureStart[id] ..< closureStart[id + 1]]` is the sorted set of every type `id`
+        /// conforms to, itself included (one flat array: no per-type allocation, good locality).
+        let closureStart: [Int32]
+        let closure: [Int32]
+        /// Sorted ancestor set shared by every undeclared `dyn.` identifier.
+        let dynamicClosure: [Int32]
+        /// Whether the type reaches itself through at least one parent edge.
+        let cyclic: [Bool]
+
+        init(
+            spellings: [String], table: IdentifierTable, declared: [Bool], parentIDs: [[Int32]],
+            filenameExtensions: [String?], mimeTypes: [String?], closureStart: [Int32], closure: [Int32],
+            dynamicClosure: [Int32], cyclic: [Bool]
+        ) {
+            self.spellings = spellings
+            self.table = table
+            self.declared = declared
+            self.parentIDs = parentIDs
+            self.filenameExtensions = filenameExtensions
+            self.mimeTypes = mimeTypes
+            self.closureStart = closureStart
+            self.closure = closure
+            self.dynamicClosure = dynamicClosure
+            self.cyclic = cyclic
+        }
+    }
+
+    private let tables: Tables
+    private var spellings: [String] { tables.spellings }
+    private var table: IdentifierTable { tables.table }
+    private var declared: [Bool] { tables.declared }
+    private var parentIDs: [[Int32]] { tables.parentIDs }
+    private var filenameExtensions: [String?] { tables.filenameExtensions }
+    private var mimeTypes: [String?] { tables.mimeTypes }
+    private var closureStart: [Int32] { tables.closureStart }
+    private var closure: [Int32] { tables.closure }
+    private var dynamicClosure: [Int32] { tables.dynamicClosure }
+    private var cyclic: [Bool] { tables.cyclic }
 
     /// A registry with the built-in table only; the same as ``system``.
     public init() { self = UniformTypeRegistry.system }
@@ -120,16 +153,10 @@ public struct UniformTypeRegistry: Sendable {
         filenameExtensions: [String?], mimeTypes: [String?], closureStart: [Int32], closure: [Int32],
         dynamicClosure: [Int32], cyclic: [Bool]
     ) {
-        self.spellings = spellings
-        self.table = table
-        self.declared = declared
-        self.parentIDs = parentIDs
-        self.filenameExtensions = filenameExtensions
-        self.mimeTypes = mimeTypes
-        self.closureStart = closureStart
-        self.closure = closure
-        self.dynamicClosure = dynamicClosure
-        self.cyclic = cyclic
+        tables = Tables(
+            spellings: spellings, table: table, declared: declared, parentIDs: parentIDs,
+            filenameExtensions: filenameExtensions, mimeTypes: mimeTypes, closureStart: closureStart, closure: closure,
+            dynamicClosure: dynamicClosure, cyclic: cyclic)
     }
 }
 
@@ -139,13 +166,19 @@ extension UniformTypeRegistry {
     /// Whether `identifier` conforms to `other` (`UTTypeConformsTo`, the `UTI-CONFORMS-TO`
     /// operator on two strings): reflexive, transitive, ASCII case-insensitive.
     public func conforms(_ identifier: String, to other: String) -> Bool {
+        conforms(identifier, to: other, otherID: typeID(for: other))
+    }
+
+    /// ``conforms(_:to:)-(String,String)`` with `other`'s ID looked up already
+    /// (``typeID(for:)``), for a caller testing many identifiers against one type.
+    public func conforms(_ identifier: String, to other: String, otherID: UniformTypeID?) -> Bool {
         if let lhs = typeID(for: identifier) {
-            guard let rhs = typeID(for: other) else { return false }
-            return conforms(lhs, to: rhs)
+            guard let otherID else { return false }
+            return conforms(lhs, to: otherID)
         }
         if ASCIICase.equal(identifier, other) { return true }
-        guard UniformTypeRegistry.isDynamic(identifier), let rhs = typeID(for: other) else { return false }
-        return UniformTypeRegistry.contains(dynamicClosure[...], rhs.rawValue)
+        guard UniformTypeRegistry.isDynamic(identifier), let otherID else { return false }
+        return UniformTypeRegistry.contains(dynamicClosure[...], otherID.rawValue)
     }
 
     /// Whether the type `identifier` conforms to the type `other`; both must come from this

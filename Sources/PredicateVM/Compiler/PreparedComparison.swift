@@ -32,6 +32,9 @@ public final class PreparedComparison: Sendable {
     @usableFromInline let membership: MembershipTest?
     /// For `LIKE` and `MATCHES`: the compiled pattern, run within the evaluation's step budget.
     package let pattern: CompiledPattern?
+    /// For `UTI-CONFORMS-TO` a type identifier: the identifier, which a string operand is tested
+    /// against in the environment's type table, without the general comparison's operand checks.
+    package let conformanceType: String?
 
     /// A compiled `LIKE` or `MATCHES` pattern and its text (for limit messages).
     package enum CompiledPattern: Sendable {
@@ -78,6 +81,11 @@ public final class PreparedComparison: Sendable {
             pattern = (try? RegularExpressionMatcher(text, options: options)).map { .matches($0, text: text) }
         default:
             pattern = nil
+        }
+        if op == .utiConformsTo, case .string(let identifier) = constant {
+            conformanceType = identifier
+        } else {
+            conformanceType = nil
         }
     }
 

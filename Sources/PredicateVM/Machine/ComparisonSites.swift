@@ -159,6 +159,12 @@ extension VirtualMachine {
                 defer { steps = budget }
                 return try pattern.matches(text, environment: environment, steps: &budget)
             }
+            if let type = prepared.conformanceType, case .string(let identifier) = value {
+                // What the general comparison charges and answers for two strings.
+                try charge(EvaluationCost.comparison(value, prepared.constant))
+                let target = index < conformanceTargets.count ? conformanceTargets[index] : nil
+                return environment.uniformTypes.conforms(identifier, to: type, otherID: target)
+            }
         }
         return try compare(prepared.op, value, prepared.constant, prepared.quantifier, prepared.options)
     }

@@ -15,7 +15,7 @@ extension VirtualMachine {
         // Plain pointers, read without retaining an array on every evaluation.
         let words = machineCode.base
         let count = machineCode.count
-        // Where the `testSelfField` words read `SELF`'s stored fields: its address, when it is an
+        // Where the tests of stored fields read `SELF`'s fields: its address, when it is an
         // item of the type the words were made for.
         let selfAddress = item.flatMap { ObjectIdentifier($0.type) == hostType ? $0.address : nil }
         var pc = start
@@ -31,7 +31,8 @@ extension VirtualMachine {
                     try charge(0)
                 }
                 switch word.pointee.operation {
-                case .testSelfField:
+                case .testSelfBool, .testSelfInt64, .testSelfOptionalInt64, .testSelfUInt64, .testSelfOptionalUInt64,
+                    .testSelfDouble, .testSelfOptionalDouble:
                     let use = word.pointee.use
                     r.steps &-= Int(use.extraSteps)
                     let cost = Int(word.pointee.cost)
@@ -117,6 +118,15 @@ extension VirtualMachine {
     /// steps, the bits and `pc` in registers and no error handling to set up.
     @inline(__always)
     mutating func runStraight(_ selfAddress: UnsafeRawPointer, _ pc: inout Int) -> Bool {
+        if pc == 0, decideAtOnce(selfAddress) { return true }
+        return runWords(StoredFields(address: selfAddress), &pc)
+    }
+
+    /// The straight loop of ``runStraight(_:_:)``, with `decider` answering the tests of fields
+    /// stored in `SELF`: the item's fields, or a combination of answers when the
+    /// ``DecisionTable`` is made.
+    @inline(__always)
+    mutating func runWords<Decider: StraightDecider>(_ decider: Decider, _ pc: inout Int) -> Bool {
         let words = machineCode.base
         let count = machineCode.count
         var r = registers
@@ -127,30 +137,28 @@ extension VirtualMachine {
         }
         while at < count {
             let word = words + at
+            // One dispatch: a test's case loads and tests its kind of field, then the tail
+            // below charges and pushes; the other cases go on (or stop) from their own.
+            let decided: Bool?
             switch word.pointee.operation {
-            case .testSelfField:
-                let use = word.pointee.use
-                // The word's step, a `TEST_AND`'s or `TEST_OR`'s jump, and the site's own cost.
-                let cost = 1 &+ Int(use.extraSteps) &+ Int(word.pointee.cost)
-                guard r.steps >= cost, r.bitCount < 64, let decided = word.pointee.field.decide(selfAddress) else {
-                    return false
-                }
-                r.steps &-= cost
-                at &+= 1
-                if use.pushes(decided) {
-                    r.bits = r.bits << 1 | (decided ? 1 : 0)
-                    r.bitCount &+= 1
-                    at &+= Int(use.offset)
-                }
+            case .testSelfBool: decided = decider.decide(word, .bool, at: at)
+            case .testSelfInt64: decided = decider.decide(word, .int64, at: at)
+            case .testSelfOptionalInt64: decided = decider.decide(word, .optionalInt64, at: at)
+            case .testSelfUInt64: decided = decider.decide(word, .uint64, at: at)
+            case .testSelfOptionalUInt64: decided = decider.decide(word, .optionalUInt64, at: at)
+            case .testSelfDouble: decided = decider.decide(word, .double, at: at)
+            case .testSelfOptionalDouble: decided = decider.decide(word, .optionalDouble, at: at)
             case .not:
                 guard r.steps >= 1, r.bitCount > 0 else { return false }
                 r.steps &-= 1
                 r.bits ^= 1
                 at &+= 1
+                continue
             case .jump:
                 guard r.steps >= 1 else { return false }
                 r.steps &-= 1
                 at &+= 1 &+ Int(word.pointee.offset)
+                continue
             case .jumpIfFalse:
                 guard r.steps >= 1, r.bitCount > 0 else { return false }
                 r.steps &-= 1
@@ -158,6 +166,7 @@ extension VirtualMachine {
                 r.bits >>= 1
                 r.bitCount &-= 1
                 at &+= top ? 1 : 1 &+ Int(word.pointee.offset)
+                continue
             case .jumpIfFalseOrPop, .jumpIfTrueOrPop:
                 guard r.steps >= 1, r.bitCount > 0 else { return false }
                 r.steps &-= 1
@@ -169,12 +178,24 @@ extension VirtualMachine {
                     r.bitCount &-= 1
                     at &+= 1
                 }
+                continue
             case .returnBool:
                 guard r.steps >= 1, r.bitCount > 0 else { return false }
                 r.steps &-= 1
                 return true
             case .test, .subqueryNext, .general:
                 return false
+            }
+            let use = word.pointee.use
+            // The word's step, a `TEST_AND`'s or `TEST_OR`'s jump, and the site's own cost.
+            let cost = 1 &+ Int(use.extraSteps) &+ Int(word.pointee.cost)
+            guard r.steps >= cost, r.bitCount < 64, let decided else { return false }
+            r.steps &-= cost
+            at &+= 1
+            if use.pushes(decided) {
+                r.bits = r.bits << 1 | (decided ? 1 : 0)
+                r.bitCount &+= 1
+                at &+= Int(use.offset)
             }
         }
         return false
@@ -222,37 +243,13 @@ extension VirtualMachine {
     private mutating func execute(_ index: Int, _ pc: inout Int, _ item: ItemReader?) throws(EvaluationError) -> Bool {
         guard index < instructions.count else { throw malformed("ran past the end of the code") }
         switch instructions.base[index] {
-        case .test(let site):
-            pushBool(try test(Int(site), item))
-        case .testAnd(let offset, let site):
-            steps -= 1
-            if !(try test(Int(site), item)) {
-                pushBool(false)
-                pc += Int(offset)
-            }
-        case .testOr(let offset, let site):
-            steps -= 1
-            if try test(Int(site), item) {
-                pushBool(true)
-                pc += Int(offset)
-            }
-        case .not:
-            if bitCount > 0 { bits ^= 1 } else { pushBool(!(try popBool())) }
-        case .jump(let offset):
-            pc += Int(offset)
-        case .jumpIfFalse(let offset):
-            if !(try popBool()) { pc += Int(offset) }
-        case .jumpIfFalseOrPop(let offset):
-            if try peekBool() { _ = try popBool() } else { pc += Int(offset) }
-        case .jumpIfTrueOrPop(let offset):
-            if try peekBool() { pc += Int(offset) } else { _ = try popBool() }
-        case .returnBool:
-            if bitCount == 0 { _ = try peekBool() }
-            return true
+        case .test, .testAnd, .testOr, .not, .jump, .jumpIfFalse, .jumpIfFalseOrPop, .jumpIfTrueOrPop, .returnBool,
+            .subqueryNext:
+            // The loop runs these itself (``MachineWord/init(_:selfField:)`` gives each an
+            // operation of its own): a word sending one here was made wrong.
+            throw malformed("instruction \(index) has an operation of its own")
         case .returnValue, .returnRules:
             return true
-        case .subqueryNext(let exit):
-            try nextElement(exit: exit, &pc)
         case .subqueryCollect(let offset):
             try collect(offset: offset, &pc)
         case .pushConstant(let index):
@@ -342,6 +339,7 @@ extension VirtualMachine {
             pc += 1
             steps -= 1
             if steps < 0 { try charge(0) }
+            if countAtOnce(selection, slot: Int(slot), &pc) { return }
             try beginSubquery(over: .items(selection), slot: Int(slot), loop: pc)
         } else {
             push(try selfKeyPath(Int(index), item))

@@ -30,21 +30,40 @@ struct TestUse {
 /// What the loop does with a word (``MachineWord``): the instructions a rule made of
 /// comparisons spends its time in have an operation of their own, run inside the loop; every
 /// other instruction is ``general``, one call out of the loop.
+///
+/// The first seven are `TEST`, `TEST_AND`, `TEST_OR` of a site whose key path is a field stored
+/// in `SELF`'s items (of the machine's host type), one for each ``FieldTest/Kind``, in its order,
+/// so that the loop's one dispatch on the operation also picks the typed load and test: it
+/// charges ``MachineWord/cost`` steps (what the instructions the site stands for charge), unless
+/// `SELF` is not such an item, the value needs the general path, or the budget would run out.
 enum MachineOperation: UInt8 {
+    case testSelfBool, testSelfInt64, testSelfOptionalInt64, testSelfUInt64, testSelfOptionalUInt64
+    case testSelfDouble, testSelfOptionalDouble
     /// Any instruction without an operation of its own, run by ``VirtualMachine/execute(_:_:_:)``.
     case general
     /// `TEST`, `TEST_AND`, `TEST_OR` of any site: its stored field, its scalar, or the general path.
     case test
-    /// `TEST`, `TEST_AND`, `TEST_OR` of a site whose key path is a field stored in `SELF`'s items
-    /// (of the machine's host type), with the word's ``MachineWord/field`` test: one typed load
-    /// and one test, charging ``MachineWord/cost`` steps (what the instructions the site stands
-    /// for charge), unless `SELF` is not such an item, the value needs the general path, or the
-    /// budget would run out.
-    case testSelfField
     case not
     case jump, jumpIfFalse, jumpIfFalseOrPop, jumpIfTrueOrPop
     case returnBool
     case subqueryNext
+
+    /// The test of a field of `kind` stored in `SELF`.
+    init(testing kind: FieldTest.Kind) {
+        switch kind {
+        case .bool: self = .testSelfBool
+        case .int64: self = .testSelfInt64
+        case .optionalInt64: self = .testSelfOptionalInt64
+        case .uint64: self = .testSelfUInt64
+        case .optionalUInt64: self = .testSelfOptionalUInt64
+        case .double: self = .testSelfDouble
+        case .optionalDouble: self = .testSelfOptionalDouble
+        }
+    }
+
+    /// Whether this is the test of a field stored in `SELF` (one of the first seven).
+    @inline(__always)
+    var testsSelfField: Bool { rawValue <= MachineOperation.testSelfOptionalDouble.rawValue }
 }
 
 /// One instruction as the loop runs it: its operation and its operands as plain fields, read
@@ -62,14 +81,15 @@ struct MachineWord {
     let use: TestUse
     /// A jump's offset (`SUBQUERY_NEXT`'s exit), relative to the next word.
     let offset: Int32
-    /// The steps a ``MachineOperation/testSelfField`` charges.
+    /// The steps the test of a field stored in `SELF` charges for its site
+    /// (``MachineOperation/testsSelfField``), besides the word's own and its jump's.
     let cost: Int32
-    /// The test of a ``MachineOperation/testSelfField``.
+    /// The test of a field stored in `SELF`.
     let field: FieldTest
 
     private init(
         _ operation: MachineOperation, site: UInt16 = 0, use: TestUse = .push, offset: Int32 = 0,
-        cost: Int32 = 0, field: FieldTest = .bool(offset: 0, whenTrue: false, whenFalse: false)
+        cost: Int32 = 0, field: FieldTest = .never
     ) {
         self.operation = operation
         self.site = site
@@ -86,7 +106,7 @@ struct MachineWord {
             guard let (field, cost) = selfField(Int(site)), let cost = Int32(exactly: cost) else {
                 return MachineWord(.test, site: site, use: use)
             }
-            return MachineWord(.testSelfField, site: site, use: use, cost: cost, field: field)
+            return MachineWord(.init(testing: field.kind), site: site, use: use, cost: cost, field: field)
         }
         switch instruction {
         case .test(let site): self = test(site, .push)

@@ -206,6 +206,55 @@ extension VirtualMachine {
         }
     }
 
+    /// A counting `SUBQUERY` over the selected items whose body is one test of a field stored in
+    /// them (`SUBQUERY(fileproviderItems, $i, $i.isUploaded == YES).@count > 0`), run at once
+    /// from its `SUBQUERY_BEGIN` (charged) with `pc` at its `SUBQUERY_NEXT`: every item tested in
+    /// place without binding the variable or pushing a frame, then the loop's instructions and
+    /// its exit (`@count`, and the comparison with a number after it) charged as they charge,
+    /// the result pushed and `pc` past them. `false`, with nothing charged or changed, when the
+    /// loop is not of this form, an item needs the general path, or the budget or the collection
+    /// limit would stop it (the loop then runs as instructions, and fails as they do).
+    mutating func countAtOnce(_ selection: ItemSelection, slot: Int, _ pc: inout Int) -> Bool {
+        let loop = pc
+        guard !hasEvaluationState, loop < loopTests.count, let site = loopTests[loop], site < storedSites.count,
+            loop < program.code.count, case .subqueryNext(let exit) = program.code[loop]
+        else { return false }
+        let stored = storedSites.base + site
+        guard let test = stored.pointee.test, stored.pointee.variable == slot else { return false }
+        var matched = 0
+        if let first = selection.first {
+            guard ObjectIdentifier(first.type) == hostType else { return false }
+            var undecided = 0
+            for index in 0..<selection.count {
+                let bits = test.answerBits(first.address + index &* selection.stride)
+                matched &+= bits & 1
+                undecided |= bits
+            }
+            guard undecided & FieldTest.undecided == 0 else { return false }
+        }
+        guard (try? environment.limits.checkCollection(count: matched)) != nil else { return false }
+        let count = selection.count
+        let countTest = loop < countTests.count ? countTests[loop] : nil
+        // `SUBQUERY_BEGIN`'s step for each item, the first `SUBQUERY_NEXT`, each item's `TEST`
+        // (and its site), `SUBQUERY_COLLECT` and `SUBQUERY_NEXT`, then the exit: `@count`'s step
+        // and a visit to each collected item (twice: it and its count cost), and with a count
+        // test the `PUSH_CONST`, the `CMP` and its scalar comparison.
+        let perItem = count.multipliedReportingOverflow(by: 4 + stored.pointee.cost)
+        let exitCost = (countTest == nil ? 1 : 4) + 2 * matched
+        let total = perItem.partialValue.addingReportingOverflow(1 + exitCost)
+        guard !perItem.overflow, !total.overflow, steps >= total.partialValue else { return false }
+        steps -= total.partialValue
+        let exitAt = loop + 1 + Int(exit)
+        if let countTest {
+            pushBool(countTest.holds(Int64(matched)))
+            pc = exitAt + 3
+        } else {
+            push(.int(Int64(matched)))
+            pc = exitAt + 1
+        }
+        return true
+    }
+
     /// `SUBQUERY_COLLECT` of a true predicate: keeps the current element (or counts it).
     mutating func collectElement() {
         guard let top = frames.indices.last else { return }

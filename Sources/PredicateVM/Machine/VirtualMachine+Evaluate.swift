@@ -120,18 +120,12 @@ extension VirtualMachine {
     ) throws(EvaluationError) -> Bool {
         prepare(variables: variables)
         selection = ItemSelection(items, schema: adopt(Item.self))
-        selectionName = key
-        // The caller passes the same key every time: compared with the last one (at once when
-        // it is the same string) instead of searching the program's keys.
-        if let last = lastSelectionKey, last.name == key {
-            selectionKey = last.index
-        } else {
+        if selectionName != key {
+            selectionName = key
             selectionKey = selectionKeys.firstIndex(of: key) ?? -1
-            lastSelectionKey = (key, selectionKey)
         }
         defer {
             selection = nil
-            selectionName = nil
             if hasSelfValue { dropSelfValue() }
         }
         try run(nil)

@@ -48,5 +48,6 @@ extension VirtualMachine {
             guard site < sites.count, sites[site].variable < 0, let test = sites[site].test else { return nil }
             return (test, sites[site].cost)
         }
+        decisionTable = makeDecisionTable()
     }
 }

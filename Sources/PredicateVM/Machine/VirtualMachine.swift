@@ -61,6 +61,9 @@ public struct VirtualMachine: Sendable {
     /// (`SUBQUERY(items, $i, $i.isUploaded == YES).@count`), that test's site: the loop runs
     /// to its end inside the `SUBQUERY_NEXT`, charging what its instructions would.
     let loopTests: [Int?]
+    /// For each comparison site testing `UTI-CONFORMS-TO` a type identifier, that type's ID in
+    /// the environment's type table, looked up once.
+    let conformanceTargets: [UniformTypeID?]
     /// ``EvaluationLimits/maximumSteps`` of the environment, read once.
     let maximumSteps: Int
     /// The program's instructions where the loop reads them without touching a reference count.
@@ -68,6 +71,8 @@ public struct VirtualMachine: Sendable {
     /// How the loop runs each instruction (``MachineWord``): made again with ``storedSites``,
     /// whose typed tests of `SELF`'s fields it names.
     var machineCode: PlainStorage<MachineWord>
+    /// The machine code's ``DecisionTable``: made again with it.
+    var decisionTable = DecisionTable.none
 
     var stack: [Value] = []
     /// Steps left, and the Booleans on top of ``stack`` (top in bit 0: the logical stack is
@@ -90,12 +95,13 @@ public struct VirtualMachine: Sendable {
     /// The reference-holding state of the `SUBQUERY` loops in ``frames`` that have one, in the
     /// same order.
     var valueLoops: [ValueLoop] = []
-    /// The selection `SELF` stands for during ``evaluate(selection:key:variables:)``, its key,
-    /// and the key's index in ``selectionKeys`` (-1 when no key path of the program names it).
+    /// The selection `SELF` stands for during ``evaluate(selection:key:variables:)``.
     var selection: ItemSelection?
+    /// The key of the last selection evaluated (callers pass the same one every time, so it is
+    /// kept rather than stored and released on every evaluation), and its index in
+    /// ``selectionKeys`` (-1 when no key path of the program names it).
     var selectionName: String?
     var selectionKey = -1
-    var lastSelectionKey: (name: String, index: Int)?
     /// Rule sets: memo slot values, valid when their stamp is this evaluation's.
     var memoValues: [Value] = []
     var memoStamps: [UInt64] = []
@@ -145,6 +151,9 @@ public struct VirtualMachine: Sendable {
         boundFields = fields
         maximumSteps = max(0, environment.limits.maximumSteps)
         comparisons = program.prepared.sites.map { $0.map(Unmanaged.passUnretained) }
+        conformanceTargets = program.prepared.sites.map { prepared in
+            prepared?.conformanceType.flatMap(environment.uniformTypes.typeID(for:))
+        }
         let sites = zip(program.comparisons, program.prepared.sites).map { site, prepared -> ScalarSite in
             guard let prepared, prepared.quantifier == .direct, Int(site.keyPath) < fields.count,
                 let field = fields[Int(site.keyPath)], field.rest.isEmpty
