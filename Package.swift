@@ -6,6 +6,8 @@ import PackageDescription
 let package = Package(
     name: "PredicateVM",
     products: [
+        // One import for embedding (README, Embedding): everything but the SQL back ends.
+        .library(name: "PredicateKit", targets: ["PredicateKit"]),
         .library(name: "PredicateValue", targets: ["PredicateValue"]),
         .library(name: "PredicateSyntax", targets: ["PredicateSyntax"]),
         .library(name: "PredicateSemantics", targets: ["PredicateSemantics"]),
@@ -50,6 +52,12 @@ let package = Package(
                 "PredicateBatch", "PredicateValue", "PredicateSyntax", "PredicateSemantics", "PredicateInterpreter",
                 "PredicateVM", "PredicateFileProvider", "PredicateActions", "PredicateSQL",
             ]),
+        .target(
+            name: "PredicateKit",
+            dependencies: [
+                "PredicateActions", "PredicateBatch", "PredicateFileProvider", "PredicateInterpreter",
+                "PredicateSemantics", "PredicateSyntax", "PredicateVM", "PredicateValue",
+            ]),
         .executableTarget(name: "predicate", dependencies: ["PredicateCommandLine"]),
         // `swift package check-file-provider-rules`: predicate check over the package's Info.plists.
         .plugin(
@@ -82,9 +90,9 @@ let package = Package(
         .executableTarget(
             name: "predicate-bench",
             dependencies: [
-                "PredicateBatch", "PredicateValue", "PredicateSyntax", "PredicateSemantics", "PredicateInterpreter",
-                "PredicateVM", "PredicateFileProvider", "PredicateActions", "PredicateSQL", "PredicateSQLite",
-                "PredicatePostgres",
+                "PredicateKit", "PredicateBatch", "PredicateValue", "PredicateSyntax", "PredicateSemantics",
+                "PredicateInterpreter", "PredicateVM", "PredicateFileProvider", "PredicateActions", "PredicateSQL",
+                "PredicateSQLite", "PredicatePostgres",
             ],
             path: "Benchmarks/PredicateBench"
         ),
@@ -129,6 +137,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "PredicateBenchTests", dependencies: ["predicate-bench"]),
+        .testTarget(name: "PredicateKitTests", dependencies: ["PredicateKit"]),
         .testTarget(
             name: "HardeningTests",
             dependencies: [

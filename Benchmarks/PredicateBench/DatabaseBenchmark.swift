@@ -238,11 +238,11 @@ enum DatabaseBenchmark {
     struct Source {
         let name: String
         let load: () -> QueryResult
-        let query: (PredicateSyntax.Predicate) -> QueryResult
+        let query: (PredicateSyntax.PredicateNode) -> QueryResult
     }
 
     private static func measure(
-        _ source: Source, _ engine: String, _ rules: [PredicateSyntax.Predicate], _ options: BenchmarkOptions,
+        _ source: Source, _ engine: String, _ rules: [PredicateSyntax.PredicateNode], _ options: BenchmarkOptions,
         _ count: Int,
         _ record: (Int, String, (matches: Int, fetched: Int?), Timing) -> Void
     ) {
@@ -259,7 +259,7 @@ enum DatabaseBenchmark {
     /// Every row loaded through the store, then each rule on the VM and on the batch engine (all
     /// cores, its columns built from the loaded rows); returns the load alone, ns per row.
     private static func measureInMemory(
-        _ source: Source, _ rules: [PredicateSyntax.Predicate], _ options: BenchmarkOptions, _ count: Int,
+        _ source: Source, _ rules: [PredicateSyntax.PredicateNode], _ options: BenchmarkOptions, _ count: Int,
         _ record: (Int, String, (matches: Int, fetched: Int?), Timing) -> Void
     ) -> Double {
         let loadTiming = Timing.measure(
@@ -353,7 +353,7 @@ enum DatabaseBenchmark {
     /// What loading every item asks the store for.
     private static let truePredicate = parse("TRUEPREDICATE")
 
-    private static func parse(_ text: String) -> PredicateSyntax.Predicate {
+    private static func parse(_ text: String) -> PredicateSyntax.PredicateNode {
         do {
             return try PredicateParser.parsePredicate(text).predicate
         } catch {

@@ -9,7 +9,7 @@ import PredicateValue
 /// Everything an engine may use to prepare one workload: the rule in each form, the data in each.
 struct EngineInput {
     let workload: Workload
-    let predicate: PredicateSyntax.Predicate
+    let predicate: PredicateSyntax.PredicateNode
     /// The rule bound to the item (or context) schema and compiled.
     let program: Program
     let environment: EvaluationEnvironment
@@ -74,6 +74,12 @@ struct Engine: Sendable {
         },
         Engine(name: "vm_batch", scope: .all) { batchRunner($0, threads: 1) },
         Engine(name: "vm_batch_all_cores", scope: .all) { batchRunner($0, threads: BatchProgram.allCores) },
+        // `items.filter(rule)` (PredicateKit), and the best hand-written filter on the engines
+        // (columns built and matching items gathered under the clock, as a filter must).
+        Engine(name: "vm_batch_with_columns", scope: .all, prepare: batchWithColumnsRunner),
+        Engine(name: "one_line_indices", scope: .all, prepare: oneLineIndicesRunner),
+        Engine(name: "batch_filter_by_hand", scope: .all, prepare: batchFilterByHandRunner),
+        Engine(name: "one_line_filter", scope: .all, prepare: oneLineFilterRunner),
         Engine(name: "foundation_predicate", scope: .sample, prepare: foundationRunner),
         Engine(name: "native_rows", scope: .all, prepare: rowRunner),
         Engine(name: "native_columns", scope: .all, prepare: columnRunner),

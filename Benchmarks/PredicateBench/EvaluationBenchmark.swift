@@ -40,7 +40,7 @@ enum EvaluationBenchmark {
 
     /// A workload parsed, bound and compiled, with the cost of binding and compiling.
     struct Compiled {
-        let predicate: PredicateSyntax.Predicate
+        let predicate: PredicateSyntax.PredicateNode
         let program: Program
         let compileMicroseconds: Double
     }
@@ -51,7 +51,7 @@ enum EvaluationBenchmark {
     static func compile(_ workload: Workload) -> Compiled {
         let selfType: ValueType
         if case .item = workload.shape { selfType = itemType } else { selfType = contextType }
-        let parsed: PredicateSyntax.Predicate
+        let parsed: PredicateSyntax.PredicateNode
         let program: Program
         do {
             parsed = try PredicateParser.parsePredicate(workload.rule).predicate

@@ -74,6 +74,8 @@ enum EvaluationTable {
         let short = [
             "interpreter": "interp", "foundation_predicate": "#Pred", "native_rows": "rows", "native_columns": "cols",
             "vm_batch": "batch", "vm_batch_all_cores": "batch*", "vm_per_call": "vm 1×1",
+            "vm_batch_with_columns": "batch+c", "one_line_indices": "1-idx",
+            "batch_filter_by_hand": "by hand", "one_line_filter": "1-line",
         ][engine, default: engine]
         return String(repeating: " ", count: max(1, 8 - short.count)) + short
     }

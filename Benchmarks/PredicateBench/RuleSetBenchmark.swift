@@ -52,7 +52,7 @@ enum RuleSetBenchmark {
 
     private static func compare(_ name: String, _ rules: [String], _ inputs: [Value], selfType: ValueType, quick: Bool)
     {
-        let bound: [(predicate: PredicateSyntax.Predicate, source: String)]
+        let bound: [(predicate: PredicateSyntax.PredicateNode, source: String)]
         let programs: [Program]
         let ruleSet: Program
         do {

@@ -59,7 +59,9 @@ enum ScalingBenchmark {
 func heading(_ engine: String) -> String {
     let short = [
         "vm_batch_all_cores": "batch all", "foundation_predicate": "#Predicate", "native_rows": "rows",
-        "native_columns": "columns", "vm_batch": "batch 1",
+        "native_columns": "columns", "vm_batch": "batch 1", "vm_batch_with_columns": "batch+cols",
+        "one_line_indices": "1-line idx", "batch_filter_by_hand": "by hand",
+        "one_line_filter": "1-line",
     ][engine, default: engine]
     return String(repeating: " ", count: max(1, 12 - short.count)) + short
 }

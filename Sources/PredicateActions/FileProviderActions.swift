@@ -216,9 +216,7 @@ public struct FileProviderActionList: Sendable {
                 let result = try program.evaluate(on: context, environment: environment)
                 return ActionOutcome(action: entry.action, isEnabled: result, problem: nil)
             } catch {
-                let range = error.range ?? SourceRange(0, rule.utf8.count)
-                let diagnostic = Diagnostic(.evaluationFailed(error.message), range: range, source: rule)
-                return ActionOutcome(action: entry.action, isEnabled: false, problem: diagnostic)
+                return ActionOutcome(action: entry.action, isEnabled: false, problem: error.diagnostic(source: rule))
             }
         }
     }

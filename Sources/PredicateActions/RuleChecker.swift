@@ -171,7 +171,7 @@ private struct CheckWalk {
 
     // MARK: Predicates
 
-    mutating func check(_ predicate: Predicate, _ variables: [String: ValueType]) {
+    mutating func check(_ predicate: PredicateNode, _ variables: [String: ValueType]) {
         switch predicate.kind {
         case .constant:
             return
@@ -212,7 +212,7 @@ private struct CheckWalk {
         }
 
         if isConstant(comparison.lhs), isConstant(comparison.rhs) {
-            let predicate = Predicate(.comparison(comparison), range: range)
+            let predicate = PredicateNode(.comparison(comparison), range: range)
             do {
                 let value = try Interpreter().evaluate(predicate, on: .nil)
                 report(
@@ -307,7 +307,7 @@ private struct CheckWalk {
             case .keyPath(let base, let components) = comparison.lhs.kind, base.kind == .evaluatedObject,
             components.count == 1, let key = components[0].key, let allowed = knownStrings[key]
         else { return }
-        var literals: [Expression] = [comparison.rhs]
+        var literals: [ExpressionNode] = [comparison.rhs]
         if case .aggregate(let elements) = comparison.rhs.kind { literals = elements }
         let folds = comparison.options.contains(.caseInsensitive)
         for literal in literals {
@@ -349,7 +349,7 @@ private struct CheckWalk {
         }
     }
 
-    private mutating func checkBetween(_ operand: Expression, _ operandType: ValueType) {
+    private mutating func checkBetween(_ operand: ExpressionNode, _ operandType: ValueType) {
         switch operand.kind {
         case .aggregate(let elements) where elements.count != 2:
             report(
@@ -371,7 +371,7 @@ private struct CheckWalk {
         }
     }
 
-    private func rangeElement(_ operand: Expression) -> ValueType {
+    private func rangeElement(_ operand: ExpressionNode) -> ValueType {
         switch operand.kind {
         case .aggregate(let elements):
             guard let first = elements.first, case .constant(let value) = first.kind else { return .any }
@@ -383,7 +383,7 @@ private struct CheckWalk {
 
     // MARK: Expressions
 
-    mutating func type(of expression: Expression, _ variables: [String: ValueType]) -> ValueType {
+    mutating func type(of expression: ExpressionNode, _ variables: [String: ValueType]) -> ValueType {
         switch expression.kind {
         case .constant(let value):
             return constantType(value)
@@ -460,7 +460,7 @@ private struct CheckWalk {
     }
 
     private mutating func pathType(
-        _ baseType: ValueType, _ components: [KeyComponent], expression: Expression, base: Expression,
+        _ baseType: ValueType, _ components: [KeyComponent], expression: ExpressionNode, base: ExpressionNode,
         _ variables: [String: ValueType]
     ) -> ValueType {
         var type = baseType
@@ -564,7 +564,7 @@ private struct CheckWalk {
     }
 
     private mutating func functionType(
-        _ selector: String, _ arguments: [Expression], _ types: [ValueType]
+        _ selector: String, _ arguments: [ExpressionNode], _ types: [ValueType]
     )
         -> ValueType
     {
@@ -619,7 +619,7 @@ private struct CheckWalk {
         return false
     }
 
-    private func isCount(_ expression: Expression) -> Bool {
+    private func isCount(_ expression: ExpressionNode) -> Bool {
         switch expression.kind {
         case .keyPath(_, let components): return components.last?.key == "@count"
         case .function(let selector, _): return selector == "count:"
@@ -688,13 +688,13 @@ private struct CheckWalk {
         }
     }
 
-    private func isNil(_ expression: Expression) -> Bool {
+    private func isNil(_ expression: ExpressionNode) -> Bool {
         if case .constant(let value) = expression.kind { return value == .nil || value == .null }
         return false
     }
 
     /// Whether the expression depends on nothing but literals (no key paths, variables or clocks).
-    private func isConstant(_ expression: Expression) -> Bool {
+    private func isConstant(_ expression: ExpressionNode) -> Bool {
         switch expression.kind {
         case .constant: return true
         case .aggregate(let elements): return elements.allSatisfy(isConstant)
@@ -704,7 +704,7 @@ private struct CheckWalk {
         }
     }
 
-    private func mentions(_ predicate: Predicate, _ variable: String) -> Bool {
+    private func mentions(_ predicate: PredicateNode, _ variable: String) -> Bool {
         switch predicate.kind {
         case .constant: return false
         case .not(let operand): return mentions(operand, variable)
@@ -714,7 +714,7 @@ private struct CheckWalk {
         }
     }
 
-    private func mentions(_ expression: Expression, _ variable: String) -> Bool {
+    private func mentions(_ expression: ExpressionNode, _ variable: String) -> Bool {
         switch expression.kind {
         case .constant, .evaluatedObject, .anyKey: return false
         case .variable(let name): return name == variable

@@ -35,7 +35,7 @@ public struct RuleSet: Sendable {
     ///
     /// - Throws: ``CompileError`` when the rules together exceed what one program can address.
     public init(rules: [String], selfType: ValueType? = nil) throws(CompileError) {
-        var compiled: [(predicate: Predicate, source: String)] = []
+        var compiled: [(predicate: PredicateNode, source: String)] = []
         var problems: [Int: Diagnostic] = [:]
         var footprints: [[String]] = []
         for (index, rule) in rules.enumerated() {
@@ -47,7 +47,7 @@ public struct RuleSet: Sendable {
             } catch {
                 problems[index] = error
                 footprints.append([])
-                compiled.append((Predicate(.constant(false)), rule))
+                compiled.append((PredicateNode(.constant(false)), rule))
             }
         }
         self.rules = rules
@@ -55,6 +55,15 @@ public struct RuleSet: Sendable {
         self.footprints = footprints
         layout = RuleSetSource(sources: rules)
         program = try Compiler.compileRuleSet(compiled)
+    }
+
+    /// A rule set from its parts, as ``init(serialized:schemas:limits:)`` loads them.
+    init(rules: [String], program: Program, problems: [Int: Diagnostic], footprints: [[String]]) {
+        self.rules = rules
+        self.program = program
+        self.problems = problems
+        self.footprints = footprints
+        layout = RuleSetSource(sources: rules)
     }
 
     /// A machine for this rule set; keep one per thread and reuse it.
@@ -96,11 +105,9 @@ public struct RuleSet: Sendable {
         guard rule >= 0, rule < rules.count else {
             return Diagnostic(.evaluationFailed(error.message), range: SourceRange(0, 0), source: "")
         }
-        let source = rules[rule]
         let start = layout.starts[rule]
-        let range =
-            error.range.map { SourceRange(max(0, $0.lowerBound - start), max(0, $0.upperBound - start)) }
-            ?? SourceRange(0, source.utf8.count)
-        return Diagnostic(.evaluationFailed(error.message), range: range, source: source)
+        var local = error
+        local.range = error.range.map { SourceRange(max(0, $0.lowerBound - start), max(0, $0.upperBound - start)) }
+        return local.diagnostic(source: rules[rule])
     }
 }

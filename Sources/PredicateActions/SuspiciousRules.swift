@@ -17,7 +17,7 @@ enum SuspiciousRules {
     /// distance against the whole table, and a hostile rule may hold thousands.
     static let maximumTypeLookups = 32
 
-    static func findings(in predicate: Predicate, source: String) -> [Finding] {
+    static func findings(in predicate: PredicateNode, source: String) -> [Finding] {
         var findings: [Finding] = []
         var lookups = maximumTypeLookups
         visit(predicate, source: source, into: &findings, lookups: &lookups)
@@ -25,7 +25,7 @@ enum SuspiciousRules {
     }
 
     private static func visit(
-        _ predicate: Predicate, source: String, into findings: inout [Finding], lookups: inout Int
+        _ predicate: PredicateNode, source: String, into findings: inout [Finding], lookups: inout Int
     ) {
         switch predicate.kind {
         case .constant:
@@ -48,7 +48,7 @@ enum SuspiciousRules {
 
     /// The predicates inside an expression (a SUBQUERY's, a TERNARY's condition).
     private static func visit(
-        _ expression: Expression, source: String, into findings: inout [Finding], lookups: inout Int
+        _ expression: ExpressionNode, source: String, into findings: inout [Finding], lookups: inout Int
     ) {
         for child in expression.kind.children {
             switch child {
@@ -69,7 +69,7 @@ enum SuspiciousRules {
     }
 
     /// Two comparisons of the same key path with constants that no value satisfies together.
-    private static func contradiction(_ operands: [Predicate], source: String) -> Finding? {
+    private static func contradiction(_ operands: [PredicateNode], source: String) -> Finding? {
         var constraints: [String: Constraint] = [:]
         for operand in operands {
             guard case .comparison(let comparison) = operand.kind, comparison.quantifier == .direct,
@@ -148,7 +148,7 @@ enum SuspiciousRules {
             case .constant(let bound) = comparison.rhs.kind, let boundNumber = numericValue(bound)
         else { return nil }
         var mask: Int64?
-        var subject: Expression?
+        var subject: ExpressionNode?
         for (index, argument) in arguments.enumerated() {
             if case .constant(let value) = argument.kind, let number = numericValue(value), number == number.rounded(),
                 abs(number) < 9e18

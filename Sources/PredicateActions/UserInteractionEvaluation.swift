@@ -88,8 +88,7 @@ extension FileProviderUserInteraction {
                     do throws(EvaluationError) {
                         if try program.evaluate(on: context) { matched.append(item) }
                     } catch {
-                        let range = error.range ?? SourceRange(0, rule.utf8.count)
-                        problems.append(Diagnostic(.evaluationFailed(error.message), range: range, source: rule))
+                        problems.append(error.diagnostic(source: rule))
                     }
                 }
             } catch let diagnostic as Diagnostic {

@@ -10,14 +10,14 @@ import PredicateValue
 /// Return the predicate's truth value, or throw for an evaluation error (an unknown key, values
 /// that cannot be ordered, …); the error's description becomes the reported message.
 public typealias PredicateEvaluator =
-    @Sendable (_ predicate: Predicate, _ object: Value, _ variables: [String: Value]) throws -> Bool
+    @Sendable (_ predicate: PredicateNode, _ object: Value, _ variables: [String: Value]) throws -> Bool
 
 /// An evaluation failure as a diagnostic: `line:column: error: message` with a caret under the
 /// failing sub-expression when the evaluator reported where it failed.
 func evaluationDiagnostic(_ error: any Error, source: String) -> Diagnostic {
-    let range = (error as? EvaluationError)?.range ?? SourceRange(0, source.utf8.count)
-    let message = (error as? EvaluationError)?.message ?? String(describing: error)
-    return Diagnostic(.evaluationFailed(message), range: range, source: source)
+    if let error = error as? EvaluationError { return error.diagnostic(source: source) }
+    return Diagnostic(
+        .evaluationFailed(String(describing: error)), range: SourceRange(0, source.utf8.count), source: source)
 }
 
 /// The reference interpreter as the tool's evaluator.
@@ -230,8 +230,8 @@ struct Session<Input: CommandLineInput, Output: CommandLineOutput, ErrorOutput: 
     // MARK: format and disasm
 
     enum ParsedRule {
-        case predicate(Predicate)
-        case expression(Expression)
+        case predicate(PredicateNode)
+        case expression(ExpressionNode)
     }
 
     /// Reads `<rule>` with `--args`, `--strict` and `--expression`, parses it and reports its
@@ -269,7 +269,7 @@ struct Session<Input: CommandLineInput, Output: CommandLineOutput, ErrorOutput: 
             return 0
         }
         guard let (_, parsed) = try parseRuleOperand(arguments, for: .format) else { return 2 }
-        let style: FormatStyle = arguments.has("--round-trip") ? .roundTripSafe : .apple
+        let style: PredicateFormatStyle = arguments.has("--round-trip") ? .roundTripSafe : .apple
         switch parsed {
         case .predicate(let predicate): output.write(predicate.format(style) + "\n")
         case .expression(let expression): output.write(expression.format(style) + "\n")

@@ -214,9 +214,10 @@ extension FileProviderItem {
             userInfo: userInfo)
     }
 
-    private static func name(_ value: Value, _ key: String) throws(FileProviderItemError) -> PersonNameComponents {
+    private static func name(_ value: Value, _ key: String) throws(FileProviderItemError) -> FileProviderNameComponents
+    {
         guard case .dictionary(let entries) = value else { throw wrongType(key, "a dictionary of name parts", value) }
-        return PersonNameComponents(
+        return FileProviderNameComponents(
             givenName: try string(entries["givenName"], key), familyName: try string(entries["familyName"], key),
             middleName: try string(entries["middleName"], key), namePrefix: try string(entries["namePrefix"], key),
             nameSuffix: try string(entries["nameSuffix"], key), nickname: try string(entries["nickname"], key))

@@ -65,9 +65,9 @@ public struct FileProviderItem: Hashable, Sendable {
     /// `isSharedByCurrentUser` / `sharedByCurrentUser`.
     public var isSharedByCurrentUser: Bool
     /// `ownerNameComponents`.
-    public var ownerNameComponents: PersonNameComponents?
+    public var ownerNameComponents: FileProviderNameComponents?
     /// `mostRecentEditorNameComponents`.
-    public var mostRecentEditorNameComponents: PersonNameComponents?
+    public var mostRecentEditorNameComponents: FileProviderNameComponents?
     /// `versionIdentifier` (iOS, deprecated).
     public var versionIdentifier: [UInt8]?
     /// `itemVersion`.
@@ -172,8 +172,10 @@ extension FileProviderItem: KeyValueCoding {
             .init("isMostRecentVersionDownloaded", .bool),
             .init("isShared", .bool),
             .init("isSharedByCurrentUser", .bool),
-            .init("ownerNameComponents", .optional(.object(SchemaReference(PersonNameComponents.schema)))),
-            .init("mostRecentEditorNameComponents", .optional(.object(SchemaReference(PersonNameComponents.schema)))),
+            .init("ownerNameComponents", .optional(.object(SchemaReference(FileProviderNameComponents.schema)))),
+            .init(
+                "mostRecentEditorNameComponents", .optional(.object(SchemaReference(FileProviderNameComponents.schema)))
+            ),
             .init("versionIdentifier", .optional(.data)),
             .init("itemVersion", .optional(.object(SchemaReference(FileProviderItemVersion.schema)))),
             .init("symlinkTargetPath", .optional(.string)),

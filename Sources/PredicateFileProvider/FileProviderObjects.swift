@@ -43,7 +43,7 @@ public struct FileProviderError: Hashable, Sendable, KeyValueCoding {
 }
 
 /// `NSPersonNameComponents`, for `ownerNameComponents` and `mostRecentEditorNameComponents`.
-public struct PersonNameComponents: Hashable, Sendable, KeyValueCoding {
+public struct FileProviderNameComponents: Hashable, Sendable, KeyValueCoding {
     /// `givenName`.
     public var givenName: String?
     /// `familyName`.
@@ -77,8 +77,8 @@ public struct PersonNameComponents: Hashable, Sendable, KeyValueCoding {
             "givenName", "familyName", "middleName", "namePrefix", "nameSuffix", "nickname", "phoneticRepresentation",
         ].map { Schema.Field($0, .optional(.string)) })
 
-    /// ``PersonNameComponents/schema``.
-    public var schema: Schema { PersonNameComponents.schema }
+    /// ``FileProviderNameComponents/schema``.
+    public var schema: Schema { FileProviderNameComponents.schema }
 
     /// The value of the field at `slot`.
     public func value(atSlot slot: Int) -> Value {

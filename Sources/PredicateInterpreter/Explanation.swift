@@ -81,7 +81,7 @@ extension Interpreter {
     /// checked, so a rule that does too much work stops here with the same `limitExceeded` error
     /// as ``evaluate(_:on:variables:)``. The record is bounded (see ``Explanation``).
     public func explain(
-        _ predicate: Predicate, on object: Value, variables: [String: Value] = [:]
+        _ predicate: PredicateNode, on object: Value, variables: [String: Value] = [:]
     ) -> Explanation {
         var walk = Walk(
             environment: environment, object: object, rootRange: predicate.range, observer: ExplanationRecorder())
@@ -136,7 +136,7 @@ struct ExplanationRecorder: WalkObserver {
     // runs, each is a push or a pop.
 
     @inline(__always)
-    mutating func begin(_ predicate: Predicate) {
+    mutating func begin(_ predicate: PredicateNode) {
         if ghosts.isEmpty && admit(isElement: false) {
             frames.append(Frame(kind: Self.kind(of: predicate), range: predicate.range, element: nil))
         } else {
@@ -145,7 +145,7 @@ struct ExplanationRecorder: WalkObserver {
     }
 
     @inline(__always)
-    mutating func begin(_ expression: Expression) {
+    mutating func begin(_ expression: ExpressionNode) {
         let shown = Self.isShown(expression)
         if ghosts.isEmpty && shown && admit(isElement: false) {
             frames.append(Frame(kind: Self.kind(of: expression), range: expression.range, element: nil))
@@ -166,23 +166,23 @@ struct ExplanationRecorder: WalkObserver {
     // A ghost that succeeds only pops: only failures past the bounds are recorded.
 
     @inline(__always)
-    mutating func end(_ predicate: Predicate, truth: Bool) {
+    mutating func end(_ predicate: PredicateNode, truth: Bool) {
         if ghosts.popLast() == nil { close(.truth(truth)) }
     }
 
     @inline(__always)
-    mutating func end(_ predicate: Predicate, error: EvaluationError) {
+    mutating func end(_ predicate: PredicateNode, error: EvaluationError) {
         guard let children = ghosts.popLast() else { return close(.error(error)) }
         endGhost(kind: Self.kind(of: predicate), range: predicate.range, element: nil, children: children, error)
     }
 
     @inline(__always)
-    mutating func end(_ expression: Expression, value: Value) {
+    mutating func end(_ expression: ExpressionNode, value: Value) {
         if ghosts.popLast() == nil { close(.value(value)) }
     }
 
     @inline(__always)
-    mutating func end(_ expression: Expression, error: EvaluationError) {
+    mutating func end(_ expression: ExpressionNode, error: EvaluationError) {
         guard let children = ghosts.popLast() else { return close(.error(error)) }
         // A hidden node was a ghost from the start, and stays one even when it fails.
         guard Self.isShown(expression) else { return }
@@ -274,7 +274,7 @@ struct ExplanationRecorder: WalkObserver {
 
     /// Constant expressions and `SELF` say nothing the rule's text does not (a constant
     /// predicate, `TRUEPREDICATE`, is shown: it decides its `AND` or `OR`).
-    static func isShown(_ expression: Expression) -> Bool {
+    static func isShown(_ expression: ExpressionNode) -> Bool {
         switch expression.kind {
         case .constant, .evaluatedObject: return false
         default: return true
@@ -300,7 +300,7 @@ struct ExplanationRecorder: WalkObserver {
         }
     }
 
-    static func kind(of predicate: Predicate) -> String {
+    static func kind(of predicate: PredicateNode) -> String {
         switch predicate.kind {
         case .constant: return "constant"
         case .not: return "NOT"
@@ -310,7 +310,7 @@ struct ExplanationRecorder: WalkObserver {
         }
     }
 
-    static func kind(of expression: Expression) -> String {
+    static func kind(of expression: ExpressionNode) -> String {
         switch expression.kind {
         case .constant: return "constant"
         case .evaluatedObject: return "SELF"

@@ -26,7 +26,7 @@ public struct Interpreter: Sendable {
     ///   spends the environment's ``EvaluationLimits/maximumSteps`` fails with `limitExceeded`
     ///   at the range of the whole rule (one step per node evaluated, plus ``EvaluationCost``).
     public func evaluate(
-        _ predicate: Predicate, on object: Value, variables: [String: Value] = [:]
+        _ predicate: PredicateNode, on object: Value, variables: [String: Value] = [:]
     ) throws(EvaluationError) -> Bool {
         var walk = Walk(
             environment: environment, object: object, rootRange: predicate.range, observer: SilentObserver())
@@ -36,7 +36,7 @@ public struct Interpreter: Sendable {
     /// Evaluates `predicate` under the activation-rule policy (SPEC §4.10.3): an evaluation error
     /// means "not satisfied" (the action stays hidden), and `onError` hears about it.
     public func isSatisfied(
-        _ predicate: Predicate, by object: Value, variables: [String: Value] = [:],
+        _ predicate: PredicateNode, by object: Value, variables: [String: Value] = [:],
         onError: (EvaluationError) -> Void = { _ in }
     ) -> Bool {
         do {
@@ -49,7 +49,7 @@ public struct Interpreter: Sendable {
 
     /// Evaluates a standalone expression (what `NSExpression(format:)` parses).
     public func evaluate(
-        _ expression: Expression, on object: Value, variables: [String: Value] = [:]
+        _ expression: ExpressionNode, on object: Value, variables: [String: Value] = [:]
     ) throws(EvaluationError) -> Value {
         var walk = Walk(
             environment: environment, object: object, rootRange: expression.range, observer: SilentObserver())
@@ -75,20 +75,20 @@ protocol WalkObserver {
     static var isObserving: Bool { get }
     /// A predicate starts (before its step is charged, so a node that runs out of steps still
     /// ends with the error).
-    mutating func begin(_ predicate: Predicate)
-    /// An expression starts, as ``begin(_:)-(Predicate)`` does.
-    mutating func begin(_ expression: Expression)
+    mutating func begin(_ predicate: PredicateNode)
+    /// An expression starts, as ``begin(_:)-(PredicateNode)`` does.
+    mutating func begin(_ expression: ExpressionNode)
     /// A `SUBQUERY` element starts: its predicate, at `range`, is evaluated with the variable
     /// bound to `element`.
     mutating func beginElement(_ element: Value, range: SourceRange)
     /// `predicate`, the innermost node begun and not ended, was `truth`.
-    mutating func end(_ predicate: Predicate, truth: Bool)
+    mutating func end(_ predicate: PredicateNode, truth: Bool)
     /// `predicate`, the innermost node begun and not ended, failed.
-    mutating func end(_ predicate: Predicate, error: EvaluationError)
+    mutating func end(_ predicate: PredicateNode, error: EvaluationError)
     /// `expression`, the innermost node begun and not ended, gave `value`.
-    mutating func end(_ expression: Expression, value: Value)
+    mutating func end(_ expression: ExpressionNode, value: Value)
     /// `expression`, the innermost node begun and not ended, failed.
-    mutating func end(_ expression: Expression, error: EvaluationError)
+    mutating func end(_ expression: ExpressionNode, error: EvaluationError)
     /// The innermost element begun and not ended `matched` the `SUBQUERY`'s predicate or not.
     mutating func endElement(_ element: Value, range: SourceRange, matched: Bool)
     /// The innermost element begun and not ended failed.
@@ -100,13 +100,13 @@ protocol WalkObserver {
 /// The observer of plain ``Interpreter/evaluate(_:on:variables:)``: hears nothing.
 struct SilentObserver: WalkObserver {
     static var isObserving: Bool { false }
-    func begin(_ predicate: Predicate) {}
-    func begin(_ expression: Expression) {}
+    func begin(_ predicate: PredicateNode) {}
+    func begin(_ expression: ExpressionNode) {}
     func beginElement(_ element: Value, range: SourceRange) {}
-    func end(_ predicate: Predicate, truth: Bool) {}
-    func end(_ predicate: Predicate, error: EvaluationError) {}
-    func end(_ expression: Expression, value: Value) {}
-    func end(_ expression: Expression, error: EvaluationError) {}
+    func end(_ predicate: PredicateNode, truth: Bool) {}
+    func end(_ predicate: PredicateNode, error: EvaluationError) {}
+    func end(_ expression: ExpressionNode, value: Value) {}
+    func end(_ expression: ExpressionNode, error: EvaluationError) {}
     func endElement(_ element: Value, range: SourceRange, matched: Bool) {}
     func endElement(_ element: Value, range: SourceRange, error: EvaluationError) {}
     func skip(_ node: SyntaxNode) {}
@@ -144,7 +144,7 @@ struct Walk<Observer: WalkObserver> {
 
     // MARK: - Predicates
 
-    mutating func evaluate(_ predicate: Predicate, _ bindings: [String: Value]) throws(EvaluationError) -> Bool {
+    mutating func evaluate(_ predicate: PredicateNode, _ bindings: [String: Value]) throws(EvaluationError) -> Bool {
         guard Observer.isObserving else { return try evaluateNode(predicate, bindings) }
         observer.begin(predicate)
         do {
@@ -158,7 +158,7 @@ struct Walk<Observer: WalkObserver> {
     }
 
     private mutating func evaluateNode(
-        _ predicate: Predicate, _ bindings: [String: Value]
+        _ predicate: PredicateNode, _ bindings: [String: Value]
     ) throws(EvaluationError) -> Bool {
         try charge(1)
         switch predicate.kind {
@@ -210,15 +210,16 @@ struct Walk<Observer: WalkObserver> {
     }
 
     /// Reports the operands of an `AND` or `OR` after `index` as skipped: it was decided there.
-    private mutating func skip(_ operands: [Predicate], after index: Int) {
+    private mutating func skip(_ operands: [PredicateNode], after index: Int) {
         guard Observer.isObserving else { return }
         for operand in operands.dropFirst(index + 1) { observer.skip(.predicate(operand)) }
     }
 
     // MARK: - Expressions
 
-    mutating func evaluate(_ expression: Expression, _ bindings: inout [String: Value]) throws(EvaluationError) -> Value
-    {
+    mutating func evaluate(
+        _ expression: ExpressionNode, _ bindings: inout [String: Value]
+    ) throws(EvaluationError) -> Value {
         guard Observer.isObserving else { return try evaluateNode(expression, &bindings) }
         observer.begin(expression)
         do {
@@ -232,7 +233,7 @@ struct Walk<Observer: WalkObserver> {
     }
 
     private mutating func evaluateNode(
-        _ expression: Expression, _ bindings: inout [String: Value]
+        _ expression: ExpressionNode, _ bindings: inout [String: Value]
     ) throws(EvaluationError) -> Value {
         try charge(1)
         do {
@@ -243,7 +244,7 @@ struct Walk<Observer: WalkObserver> {
     }
 
     private mutating func evaluateKind(
-        _ expression: Expression, _ bindings: inout [String: Value]
+        _ expression: ExpressionNode, _ bindings: inout [String: Value]
     ) throws(EvaluationError) -> Value {
         switch expression.kind {
         case .constant(let value):
@@ -337,7 +338,7 @@ struct Walk<Observer: WalkObserver> {
 
     /// One `SUBQUERY` element: its predicate with the variable bound (in `bindings`) to `element`.
     private mutating func evaluateElement(
-        _ element: Value, _ predicate: Predicate, _ bindings: [String: Value]
+        _ element: Value, _ predicate: PredicateNode, _ bindings: [String: Value]
     ) throws(EvaluationError) -> Bool {
         guard Observer.isObserving else { return try evaluate(predicate, bindings) }
         observer.beginElement(element, range: predicate.range)

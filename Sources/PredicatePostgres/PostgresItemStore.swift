@@ -119,7 +119,7 @@ public final class PostgresItemStore {
     }
 
     /// The server's `EXPLAIN` of the query of `rule`, one line per row of the plan.
-    public func queryPlan(_ rule: Predicate) throws(PostgresStoreError) -> [String] {
+    public func queryPlan(_ rule: PredicateNode) throws(PostgresStoreError) -> [String] {
         let query = try prepare(rule)
         do {
             return try connection.query("EXPLAIN " + query.itemStatement, query.translation.parameters).compactMap {
@@ -133,7 +133,7 @@ public final class PostgresItemStore {
     }
 
     /// The items `rule` is true of and the rows it raises on, as the interpreter would answer.
-    public func query(_ rule: Predicate) throws(PostgresStoreError) -> QueryResult {
+    public func query(_ rule: PredicateNode) throws(PostgresStoreError) -> QueryResult {
         let query = try prepare(rule)
         do {
             let rows = try connection.query(query.itemStatement, query.translation.parameters)
@@ -148,7 +148,7 @@ public final class PostgresItemStore {
         }
     }
 
-    private func prepare(_ rule: Predicate) throws(PostgresStoreError) -> ItemQuery {
+    private func prepare(_ rule: PredicateNode) throws(PostgresStoreError) -> ItemQuery {
         do {
             let translation = try SQLTranslator.translate(
                 rule, mapping: mapping, dialect: .postgres, environment: interpreter.environment)

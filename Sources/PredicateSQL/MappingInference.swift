@@ -8,7 +8,7 @@ extension TableMapping {
     /// with, or with the value of an expression that reads neither the item nor a variable (text
     /// when nothing says otherwise), and `userInfo.key` a key of the JSON column
     /// `userInfo`.
-    public static func inferred(for rule: Predicate, table: String = "items") -> TableMapping {
+    public static func inferred(for rule: PredicateNode, table: String = "items") -> TableMapping {
         var mapping = TableMapping(table: table)
         var inference = Inference()
         inference.visit(.predicate(rule))
@@ -45,7 +45,7 @@ extension TableMapping {
             }
         }
 
-        mutating func note(_ operand: Expression, comparedWith other: Expression) {
+        mutating func note(_ operand: ExpressionNode, comparedWith other: ExpressionNode) {
             guard case .keyPath(let base, let components) = operand.kind, case .evaluatedObject = base.kind else {
                 return
             }

@@ -25,7 +25,7 @@ enum Operand {
 }
 
 extension TranslationWalk {
-    mutating func resolve(_ expression: Expression, _ scope: Scope) -> Operand {
+    mutating func resolve(_ expression: ExpressionNode, _ scope: Scope) -> Operand {
         switch expression.kind {
         case .constant(let value):
             return .constant(value)
@@ -71,13 +71,13 @@ extension TranslationWalk {
     /// An expression that reads neither the item nor a variable, and does not depend on when it
     /// runs, has one value for every row: computed here (`CAST(0, 'NSDate')`, `1024 * 1024`) and
     /// bound as a constant. One that fails would fail on every row, so it stays in the residual.
-    private func evaluatedNow(_ expression: Expression) -> Operand {
+    private func evaluatedNow(_ expression: ExpressionNode) -> Operand {
         Self.closedValue(expression, environment: environment).map(Operand.constant) ?? .untranslatable
     }
 
     /// The one value of an expression that reads neither the item nor a variable, or `nil` when
     /// it does read them, depends on when it runs, or fails.
-    static func closedValue(_ expression: Expression, environment: EvaluationEnvironment) -> Value? {
+    static func closedValue(_ expression: ExpressionNode, environment: EvaluationEnvironment) -> Value? {
         guard isClosed(.expression(expression)) else { return nil }
         return try? Interpreter(environment: environment).evaluate(expression, on: .nil)
     }
@@ -127,7 +127,7 @@ extension TranslationWalk {
 
     /// `SUBQUERY(toMany, $v, p).@count` as a correlated count, when `p` is exact.
     private mutating func subqueryCount(
-        _ collection: Expression, _ variable: String, _ predicate: Predicate, _ scope: Scope
+        _ collection: ExpressionNode, _ variable: String, _ predicate: PredicateNode, _ scope: Scope
     ) -> Operand {
         guard case .collection(let child) = resolve(collection, scope) else { return .untranslatable }
         let alias = nextAlias()

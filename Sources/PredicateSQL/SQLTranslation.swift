@@ -17,7 +17,7 @@ public struct SQLTranslation: Sendable {
     /// The values of the placeholders, in order.
     public let parameters: [SQLValue]
     /// What each kept row must still satisfy, or `nil` when the clause is exact.
-    public let residual: Predicate?
+    public let residual: PredicateNode?
     /// The names of this package's SQLite functions the clause calls (see `PredicateSQLite`).
     public let functions: [String]
     /// Each comparison of the rule, with whether the database decides it exactly.

@@ -27,7 +27,7 @@ public enum SQLTranslator {
     /// - Throws: A ``TranslationError`` for a key path that starts with a key the mapping does
     ///   not have.
     public static func translate(
-        _ predicate: Predicate, mapping: TableMapping, dialect: SQLDialect,
+        _ predicate: PredicateNode, mapping: TableMapping, dialect: SQLDialect,
         environment: EvaluationEnvironment = EvaluationEnvironment()
     ) throws(TranslationError) -> SQLTranslation {
         try KeyCheck(mapping: mapping).check(.predicate(predicate))
@@ -45,13 +45,13 @@ public enum SQLTranslator {
 /// is the ``residual``'s, or true when there is none.
 struct Translated {
     var sql: SQLFragment
-    var residual: Predicate?
+    var residual: PredicateNode?
     /// Whether evaluating the residual may raise an error on a row the clause keeps.
     var mayRaise: Bool
 
     static func exact(_ sql: SQLFragment) -> Translated { Translated(sql: sql, residual: nil, mayRaise: false) }
 
-    static func opaque(_ node: Predicate, mayRaise: Bool) -> Translated {
+    static func opaque(_ node: PredicateNode, mayRaise: Bool) -> Translated {
         Translated(sql: .alwaysTrue, residual: node, mayRaise: mayRaise)
     }
 }
@@ -100,7 +100,7 @@ struct TranslationWalk {
         return "c\(aliases)"
     }
 
-    mutating func translate(_ node: Predicate, _ scope: Scope) -> Translated {
+    mutating func translate(_ node: PredicateNode, _ scope: Scope) -> Translated {
         switch node.kind {
         case .constant(let truth):
             return .exact(truth ? .alwaysTrue : .alwaysFalse)
@@ -140,9 +140,10 @@ struct TranslationWalk {
 
     /// Operands are pushed down up to the first one that may raise: a row that an operand after
     /// it would drop may still be one the interpreter raises on.
-    private mutating func conjunction(_ node: Predicate, _ operands: [Predicate], _ scope: Scope) -> Translated {
+    private mutating func conjunction(_ node: PredicateNode, _ operands: [PredicateNode], _ scope: Scope) -> Translated
+    {
         var pushed: [SQLFragment] = []
-        var residuals: [Predicate] = []
+        var residuals: [PredicateNode] = []
         for (index, operand) in operands.enumerated() {
             let part = translate(operand, scope)
             pushed.append(part.sql)
@@ -161,9 +162,9 @@ struct TranslationWalk {
     /// (`==` without options is `isEqual`, as membership is, and neither raises), and databases
     /// plan a long `IN` list in linear time where SQLite takes quadratic time over a long `OR`
     /// (seconds for 20,000 operands). The residual, if any, keeps the operands as written.
-    static func groupingEqualities(_ operands: [Predicate]) -> [Predicate] {
-        var groups: [(key: Expression, values: [Value], range: SourceRange)] = []
-        var others: [Predicate] = []
+    static func groupingEqualities(_ operands: [PredicateNode]) -> [PredicateNode] {
+        var groups: [(key: ExpressionNode, values: [Value], range: SourceRange)] = []
+        var others: [PredicateNode] = []
         for operand in operands {
             guard case .comparison(let comparison) = operand.kind, comparison.quantifier == .direct,
                 comparison.op == .equal, comparison.options.isEmpty, case .keyPath(let base, _) = comparison.lhs.kind,
@@ -184,13 +185,14 @@ struct TranslationWalk {
             let op: ComparisonOperator = group.values.count == 1 ? .equal : .in
             let rhs = group.values.count == 1 ? group.values[0] : .array(group.values)
             result.append(
-                Predicate(.comparison(Comparison(group.key, op, Expression(.constant(rhs)))), range: group.range))
+                PredicateNode(
+                    .comparison(Comparison(group.key, op, ExpressionNode(.constant(rhs)))), range: group.range))
         }
         return result
     }
 
-    private func conjoined(_ parts: [Predicate], _ node: Predicate) -> Predicate {
-        parts.count == 1 ? parts[0] : Predicate(.and(parts), range: node.range)
+    private func conjoined(_ parts: [PredicateNode], _ node: PredicateNode) -> PredicateNode {
+        parts.count == 1 ? parts[0] : PredicateNode(.and(parts), range: node.range)
     }
 }
 

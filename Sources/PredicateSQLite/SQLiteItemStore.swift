@@ -119,7 +119,7 @@ public final class SQLiteItemStore {
 
     /// The items `rule` is true of, and the rows it raises on, as the interpreter would answer
     /// item by item.
-    public func query(_ rule: Predicate) throws(ItemStoreError) -> QueryResult {
+    public func query(_ rule: PredicateNode) throws(ItemStoreError) -> QueryResult {
         let query = try prepare(rule)
         do {
             let rows = try database.query(query.itemStatement, query.translation.parameters)
@@ -136,7 +136,7 @@ public final class SQLiteItemStore {
 
     /// SQLite's `EXPLAIN QUERY PLAN` for the query of `rule`, one line per step (to check that
     /// an index is used: `SEARCH items USING INDEX …`).
-    public func queryPlan(_ rule: Predicate) throws(ItemStoreError) -> [String] {
+    public func queryPlan(_ rule: PredicateNode) throws(ItemStoreError) -> [String] {
         let query = try prepare(rule)
         do {
             return try database.query("EXPLAIN QUERY PLAN " + query.itemStatement, query.translation.parameters)
@@ -149,7 +149,7 @@ public final class SQLiteItemStore {
         }
     }
 
-    private func prepare(_ rule: Predicate) throws(ItemStoreError) -> ItemQuery {
+    private func prepare(_ rule: PredicateNode) throws(ItemStoreError) -> ItemQuery {
         do {
             let translation = try SQLTranslator.translate(
                 rule, mapping: mapping, dialect: .sqlite, environment: interpreter.environment)

@@ -100,3 +100,12 @@ public struct EvaluationError: Error, Hashable, Sendable, CustomStringConvertibl
         return "\(range): \(message)"
     }
 }
+
+extension EvaluationError {
+    /// The error as a ``Diagnostic`` over the rule `source` it arose in: `line:column`, the
+    /// source line and a caret under the failing sub-expression (the whole rule when the error
+    /// has no range), rendered as syntax errors are (``Diagnostic/rendered(colored:)``).
+    public func diagnostic(source: String) -> Diagnostic {
+        Diagnostic(.evaluationFailed(message), range: range ?? SourceRange(0, source.utf8.count), source: source)
+    }
+}

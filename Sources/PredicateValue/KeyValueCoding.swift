@@ -3,6 +3,24 @@
 /// An object describes its keys once, in a ``Schema``; rules prepared against that schema read
 /// fields by slot number rather than by name. Unlike a dictionary, an object answers an unknown
 /// key with an error, which is how `$item.uploadded` is caught instead of being silently `nil`.
+///
+/// The simplest fast conformance is ``Queryable``: a table of key paths from which the schema and
+/// every requirement below are derived. Write the requirements by hand only for fields that are
+/// computed in ways a key path cannot express.
+///
+/// ## Swift 6 concurrency
+///
+/// Conforming types must be `Sendable`, because compiled rules and batches are shared between
+/// threads. A type that is not (a `[String: Any]`, a mutable class, an `NSObject`) is not made to
+/// conform; instead:
+/// - for dictionaries and other dynamic data, convert to a ``Value`` (``Value/init(_:)`` for a
+///   `[String: Any]`, ``Value/init(encoding:)`` for a `Codable` value, ``Value/init(jsonData:)``)
+///   and evaluate that;
+/// - for a mutable class, take a snapshot: a struct of the fields rules read, made when the object
+///   is current, conforming to ``Queryable``; or a `final class` whose stored properties are all
+///   `let` (then it is `Sendable` as it stands);
+/// - do not mark a mutable class `@unchecked Sendable` to make it conform: engines read fields on
+///   other threads, while you mutate it.
 public protocol KeyValueCoding: Sendable {
     /// The keys this object answers, with their types.
     var schema: Schema { get }

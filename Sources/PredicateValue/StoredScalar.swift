@@ -50,6 +50,15 @@ public struct StoredScalar: Hashable, Sendable {
     public static func int64<Root>(_ path: KeyPath<Root, Int64?>) -> StoredScalar? {
         .init(path, .int, .optionalInt64)
     }
+    /// A stored `Int`, meaning ``Value/int(_:)`` (on 64-bit platforms, where `Int` is stored as
+    /// `Int64` is; `nil` elsewhere).
+    public static func int<Root>(_ path: KeyPath<Root, Int>) -> StoredScalar? {
+        MemoryLayout<Int>.size == MemoryLayout<Int64>.size ? .init(path, .int, .int64) : nil
+    }
+    /// A stored `Int?`, meaning ``Value/int(_:)`` or nil (on 64-bit platforms).
+    public static func int<Root>(_ path: KeyPath<Root, Int?>) -> StoredScalar? {
+        MemoryLayout<Int?>.size == MemoryLayout<Int64?>.size ? .init(path, .int, .optionalInt64) : nil
+    }
     /// A stored `UInt64`, meaning ``Value/uint(_:)``.
     public static func uint64<Root>(_ path: KeyPath<Root, UInt64>) -> StoredScalar? { .init(path, .uint, .uint64) }
     /// A stored `UInt64?`, meaning ``Value/uint(_:)`` or nil.

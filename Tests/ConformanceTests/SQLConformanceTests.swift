@@ -17,7 +17,7 @@ struct SQLConformanceTests {
     /// The cases the databases can hold, with the mapping of each. (Made by each test rather
     /// than kept in a static: parsed trees held for the life of the process read as leaks to
     /// LeakSanitizer when their allocation stack is deeper than it records.)
-    static func storable() -> [(ConformanceCase, Value, PredicateSyntax.Predicate, TableMapping)] {
+    static func storable() -> [(ConformanceCase, Value, PredicateSyntax.PredicateNode, TableMapping)] {
         ConformanceFiles.all.compactMap { testCase in
             guard !testCase.isExpression, testCase.variables.isEmpty else { return nil }
             switch testCase.expected {
@@ -80,7 +80,7 @@ struct SQLConformanceTests {
     }
 
     private func check(
-        _ testCase: ConformanceCase, _ object: Value, _ rule: PredicateSyntax.Predicate, _ result: QueryResult,
+        _ testCase: ConformanceCase, _ object: Value, _ rule: PredicateSyntax.PredicateNode, _ result: QueryResult,
         engine: String
     ) {
         let outcome: ConformanceOutcome
@@ -124,7 +124,7 @@ enum CaseMapping {
         }
     }
 
-    static func mapping(for object: Value, rule: PredicateSyntax.Predicate) -> TableMapping? {
+    static func mapping(for object: Value, rule: PredicateSyntax.PredicateNode) -> TableMapping? {
         guard case .dictionary(let entries) = object else { return nil }
         var mapping = TableMapping(table: "items", primaryKey: "pvm_id")
         for (key, value) in entries {

@@ -149,7 +149,7 @@ enum CaseText {
         return .dictionary(entries)
     }
 
-    private static func name(_ name: PredicateFileProvider.PersonNameComponents) -> Value {
+    private static func name(_ name: PredicateFileProvider.FileProviderNameComponents) -> Value {
         var entries: [String: Value] = [:]
         let parts: [(String, String?)] = [
             ("givenName", name.givenName), ("familyName", name.familyName), ("middleName", name.middleName),

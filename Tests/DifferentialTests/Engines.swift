@@ -7,8 +7,8 @@ import PredicateValue
 
 /// A rule under test: a predicate, or a standalone expression.
 enum Rule: Hashable {
-    case predicate(Predicate)
-    case expression(Expression)
+    case predicate(PredicateNode)
+    case expression(ExpressionNode)
 
     /// The rule as a format string (`expr: ` marks an expression, as in the conformance files).
     var format: String {

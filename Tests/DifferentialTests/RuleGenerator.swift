@@ -43,16 +43,16 @@ struct RuleGenerator {
 
     // MARK: - Tree helpers
 
-    private static func node(_ kind: ExpressionKind) -> Expression { Expression(kind) }
-    private static func constant(_ value: Value) -> Expression { Expression(.constant(value)) }
-    private static func variable(_ name: String) -> Expression { Expression(.variable(name)) }
-    private static func call(_ selector: String, _ arguments: Expression...) -> Expression {
-        Expression(.function(selector, arguments))
+    private static func node(_ kind: ExpressionKind) -> ExpressionNode { ExpressionNode(kind) }
+    private static func constant(_ value: Value) -> ExpressionNode { ExpressionNode(.constant(value)) }
+    private static func variable(_ name: String) -> ExpressionNode { ExpressionNode(.variable(name)) }
+    private static func call(_ selector: String, _ arguments: ExpressionNode...) -> ExpressionNode {
+        ExpressionNode(.function(selector, arguments))
     }
-    private static func path(_ base: Expression, _ keys: [String]) -> Expression {
-        Expression(.keyPath(base: base, components: keys.map { KeyComponent.key($0) }))
+    private static func path(_ base: ExpressionNode, _ keys: [String]) -> ExpressionNode {
+        ExpressionNode(.keyPath(base: base, components: keys.map { KeyComponent.key($0) }))
     }
-    private static func selfPath(_ keys: [String]) -> Expression { path(Expression(.evaluatedObject), keys) }
+    private static func selfPath(_ keys: [String]) -> ExpressionNode { path(ExpressionNode(.evaluatedObject), keys) }
 
     // MARK: - Vocabulary
 
@@ -175,16 +175,16 @@ struct RuleGenerator {
 
     // MARK: - Predicates
 
-    mutating func predicate(_ depth: Int) -> Predicate {
+    mutating func predicate(_ depth: Int) -> PredicateNode {
         if depth <= 0 { return comparison(0) }
         switch rng.weighted([10, 4, 4, 2, 1, 2]) {
         case 0: return comparison(depth)
         case 1, 2:
-            var operands: [Predicate] = []
+            var operands: [PredicateNode] = []
             for _ in 0..<rng.int(in: 2...3) { operands.append(predicate(depth - 1)) }
-            return Predicate(rng.chance(50) ? .and(operands) : .or(operands))
-        case 3: return Predicate(.not(predicate(depth - 1)))
-        case 4: return Predicate(.constant(rng.chance(50)))
+            return PredicateNode(rng.chance(50) ? .and(operands) : .or(operands))
+        case 3: return PredicateNode(.not(predicate(depth - 1)))
+        case 4: return PredicateNode(.constant(rng.chance(50)))
         default: return assignThenUse(depth - 1)
         }
     }
@@ -193,10 +193,10 @@ struct RuleGenerator {
     /// the assigned value, or in the next one, where it must not (SPEC §4.9.6). Objects of another
     /// kind are assigned to `$it` (bound to an item), so that a rule bound to the item's schema
     /// reads a field of something else.
-    private mutating func assignThenUse(_ depth: Int) -> Predicate {
+    private mutating func assignThenUse(_ depth: Int) -> PredicateNode {
         let name = rng.pick(["v", "w", "x", "it", "it", "arr"])
         let sort = rng.pick([Sort.number, .string, .collection, .any])
-        let value: Expression
+        let value: ExpressionNode
         var keys: [[String]] = [["self"], ["@count"], ["length"], ["description"]]
         if sort == .any {
             let base = item(depth)
@@ -210,7 +210,7 @@ struct RuleGenerator {
             value = expression(sort, depth)
         }
         let assigned = RuleGenerator.node(.assignment(variable: name, value))
-        let first: Expression
+        let first: ExpressionNode
         switch rng.below(4) {
         case 0: first = assigned
         case 1: first = RuleGenerator.path(assigned, rng.pick(keys))
@@ -221,13 +221,13 @@ struct RuleGenerator {
             rng.chance(60)
             ? RuleGenerator.path(RuleGenerator.variable(name), rng.pick(keys)) : RuleGenerator.variable(name)
         if rng.chance(50) {
-            return Predicate(.comparison(Comparison(first, rng.pick([.notEqual, .equal]), read)))
+            return PredicateNode(.comparison(Comparison(first, rng.pick([.notEqual, .equal]), read)))
         }
-        let assigning = Predicate(.comparison(Comparison(first, .notEqual, expression(.any, depth))))
-        let reading = Predicate(
+        let assigning = PredicateNode(.comparison(Comparison(first, .notEqual, expression(.any, depth))))
+        let reading = PredicateNode(
             .comparison(Comparison(read, rng.pick([.equal, .notEqual]), expression(sort, 0))))
         let operands = [assigning, reading]
-        return Predicate(rng.chance(60) ? .and(operands) : .or(operands))
+        return PredicateNode(rng.chance(60) ? .and(operands) : .or(operands))
     }
 
     private mutating func options(for op: ComparisonOperator) -> ComparisonOptions {
@@ -244,18 +244,18 @@ struct RuleGenerator {
         rng.chance(calm ? 98 : percent) ? sort : rng.pick(Sort.allCases)
     }
 
-    mutating func comparison(_ depth: Int) -> Predicate {
+    mutating func comparison(_ depth: Int) -> PredicateNode {
         if rng.chance(20) { return quantified(depth) }
         if rng.chance(14) { return counted(depth) }
         if allowsClock && rng.chance(2) {
             // `now()` only as an operand of a comparison: its value never reaches a result or a message.
             let op = rng.pick([ComparisonOperator.less, .greater, .lessOrEqual, .greaterOrEqual, .notEqual])
-            return Predicate(.comparison(Comparison(RuleGenerator.call("now"), op, date(depth))))
+            return PredicateNode(.comparison(Comparison(RuleGenerator.call("now"), op, date(depth))))
         }
         let usual = ComparisonOperator.allCases.filter { $0 != .tokenMatches } + [.equal, .notEqual, .less]
         let op = !calm && rng.chance(1) ? .tokenMatches : rng.pick(usual)
-        let lhs: Expression
-        let rhs: Expression
+        let lhs: ExpressionNode
+        let rhs: ExpressionNode
         switch op {
         case .equal, .notEqual:
             let sort = rng.pick(Sort.allCases)
@@ -290,24 +290,24 @@ struct RuleGenerator {
             lhs = string(depth)
             rhs = string(depth)
         }
-        return Predicate(.comparison(Comparison(lhs, op, rhs, options: options(for: op))))
+        return PredicateNode(.comparison(Comparison(lhs, op, rhs, options: options(for: op))))
     }
 
     /// The File Provider idiom `SUBQUERY(…).@count > 0`, or `== fileproviderItems.@count`.
-    private mutating func counted(_ depth: Int) -> Predicate {
+    private mutating func counted(_ depth: Int) -> PredicateNode {
         let count = RuleGenerator.path(subquery(max(depth, 1)), ["@count"])
         let op = rng.pick([ComparisonOperator.greater, .equal, .greaterOrEqual, .less, .notEqual])
-        let rhs: Expression
+        let rhs: ExpressionNode
         switch rng.below(4) {
         case 0: rhs = number(depth)
         case 1: rhs = collection(depth).keyPathAppending("@count")
         default: rhs = RuleGenerator.constant(.int(Int64(rng.below(3))))
         }
-        return Predicate(.comparison(Comparison(count, op, rhs)))
+        return PredicateNode(.comparison(Comparison(count, op, rhs)))
     }
 
     /// `x BETWEEN {lo, hi}`, mostly; sometimes one or three bounds or no array at all.
-    private mutating func bounds(_ sort: Sort, _ depth: Int) -> Expression {
+    private mutating func bounds(_ sort: Sort, _ depth: Int) -> ExpressionNode {
         switch rng.weighted(calm ? [40, 1, 1, 1] : [14, 2, 2, 2]) {
         case 0: return RuleGenerator.node(.aggregate([expression(sort, depth), expression(mostly(sort), depth)]))
         case 1: return RuleGenerator.node(.aggregate([expression(sort, depth)]))
@@ -320,7 +320,7 @@ struct RuleGenerator {
 
     /// An element and a container for `IN`/`CONTAINS`: a collection, a string, a dictionary or
     /// something that is none of these.
-    private mutating func membership(_ depth: Int) -> (Expression, Expression) {
+    private mutating func membership(_ depth: Int) -> (ExpressionNode, ExpressionNode) {
         switch rng.weighted(calm ? [12, 6, 2, 0] : [12, 6, 2, 1]) {
         case 0:
             let sort = rng.pick([Sort.number, .string, .string, .bool, .any])
@@ -333,7 +333,7 @@ struct RuleGenerator {
 
     /// The left operand of a UTI operator: mostly an identifier string, sometimes the type object
     /// itself (an error) or something else.
-    private mutating func typeSubject(_ depth: Int) -> Expression {
+    private mutating func typeSubject(_ depth: Int) -> ExpressionNode {
         switch rng.weighted(calm ? [20, 1, 2, 3, 0] : [10, 3, 2, 3, 1]) {
         case 0: return RuleGenerator.path(item(depth), ["contentType", "identifier"])
         case 1: return RuleGenerator.path(item(depth), ["contentType"])
@@ -344,11 +344,11 @@ struct RuleGenerator {
     }
 
     /// `ANY`, `ALL` or `NONE` over a collection (or, sometimes, over something that is not one).
-    private mutating func quantified(_ depth: Int) -> Predicate {
+    private mutating func quantified(_ depth: Int) -> PredicateNode {
         let sort = rng.pick([Sort.number, .number, .string, .string, .bool, .any])
         let lhs = rng.chance(90) ? collection(of: sort, depth) : expression(.any, depth)
         let op: ComparisonOperator
-        let rhs: Expression
+        let rhs: ExpressionNode
         switch sort {
         case .number, .date:
             op = rng.pick([.equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual, .between, .in])
@@ -372,14 +372,14 @@ struct RuleGenerator {
         }
         let comparison = Comparison(lhs, op, rhs, quantifier: rng.chance(55) ? .any : .all, options: options(for: op))
         if comparison.quantifier == .any && rng.chance(30) {
-            return Predicate(.not(Predicate(.comparison(comparison))))
+            return PredicateNode(.not(PredicateNode(.comparison(comparison))))
         }
-        return Predicate(.comparison(comparison))
+        return PredicateNode(.comparison(comparison))
     }
 
     // MARK: - Expressions
 
-    mutating func expression(_ sort: Sort, _ depth: Int) -> Expression {
+    mutating func expression(_ sort: Sort, _ depth: Int) -> ExpressionNode {
         switch sort {
         case .number: return number(depth)
         case .string: return string(depth)
@@ -392,12 +392,12 @@ struct RuleGenerator {
 
     /// A key path, variable or binding that holds a value of `sort`, from the innermost
     /// `SUBQUERY` variable (preferred), the other variables in scope, or `SELF`.
-    private mutating func keyLeaf(_ sort: Sort) -> Expression? {
-        var candidates: [Expression] = []
+    private mutating func keyLeaf(_ sort: Sort) -> ExpressionNode? {
+        var candidates: [ExpressionNode] = []
         for (position, entry) in scope.enumerated() {
             let weight = position == scope.count - 1 ? 4 : 1
             let base = RuleGenerator.variable(entry.name)
-            var found: [Expression] = []
+            var found: [ExpressionNode] = []
             switch entry.kind {
             case .item: found = RuleGenerator.itemKeys(sort).map { RuleGenerator.path(base, $0) }
             case .record: found = RuleGenerator.recordKeys(sort).map { RuleGenerator.path(base, $0) }
@@ -409,7 +409,7 @@ struct RuleGenerator {
         candidates += selfKeys(sort).map { RuleGenerator.selfPath($0) }
         if case .plain = shape, sort == .any || rng.chance(10) {
             candidates.append(
-                RuleGenerator.node(.keyPath(base: Expression(.evaluatedObject), components: [.variable("k")])))
+                RuleGenerator.node(.keyPath(base: ExpressionNode(.evaluatedObject), components: [.variable("k")])))
         }
         if shape != .plain, shape != .other, sort != .collection, rng.chance(40) {
             let keys = RuleGenerator.itemKeys(sort)
@@ -420,7 +420,7 @@ struct RuleGenerator {
 
     /// A variable reference: bound by the harness (`$x`, `$s`, `$arr`, `$n`), assigned (`$v`,
     /// `$w`) or never bound.
-    private mutating func variableLeaf(_ sort: Sort) -> Expression {
+    private mutating func variableLeaf(_ sort: Sort) -> ExpressionNode {
         let names: [String]
         switch sort {
         case .number: names = ["x", "x", "x", "x", "v"]
@@ -433,7 +433,7 @@ struct RuleGenerator {
     }
 
     /// An expression that holds a File Provider item (or, on a plain object, a record).
-    private mutating func item(_ depth: Int) -> Expression {
+    private mutating func item(_ depth: Int) -> ExpressionNode {
         let variables = scope.filter {
             if case .item = $0.kind { return true }
             if case .record = $0.kind { return true }
@@ -472,7 +472,7 @@ struct RuleGenerator {
     }
 
     /// A key of an item expression: `fileproviderItems[0].documentSize`.
-    private mutating func itemKey(_ sort: Sort, _ depth: Int) -> Expression {
+    private mutating func itemKey(_ sort: Sort, _ depth: Int) -> ExpressionNode {
         let base = item(depth)
         if rng.chance(4) { return RuleGenerator.node(.keyPath(base: base, components: [.variable("k")])) }
         let isRecord = (shape == .plain || shape == .other) && base.kind != .variable("it")
@@ -480,7 +480,7 @@ struct RuleGenerator {
         return RuleGenerator.path(base, rng.pick(keys))
     }
 
-    private mutating func leaf(_ sort: Sort, constant: Value) -> Expression {
+    private mutating func leaf(_ sort: Sort, constant: Value) -> ExpressionNode {
         switch rng.weighted([8, 9, 2]) {
         case 0: return RuleGenerator.constant(constant)
         case 1: return keyLeaf(sort) ?? RuleGenerator.constant(constant)
@@ -501,7 +501,7 @@ struct RuleGenerator {
         rng.chance(70) ? intConstant() : .double(rng.pick([0.5, 1.5, 2.0, 2.25, 3.0, 1e10, 0.1, 7.75, 1e300]))
     }
 
-    mutating func number(_ depth: Int) -> Expression {
+    mutating func number(_ depth: Int) -> ExpressionNode {
         if depth <= 0 || rng.chance(30) {
             return leaf(.number, constant: numberConstant())
         }
@@ -567,11 +567,11 @@ struct RuleGenerator {
         }
     }
 
-    private mutating func small() -> Expression {
+    private mutating func small() -> ExpressionNode {
         RuleGenerator.constant(.int(Int64(rng.pick([0, 1, 2, 3, 4, 63, -1]))))
     }
 
-    mutating func string(_ depth: Int) -> Expression {
+    mutating func string(_ depth: Int) -> ExpressionNode {
         if depth <= 0 || rng.chance(35) {
             return leaf(.string, constant: .string(rng.pick(RuleGenerator.stringConstants)))
         }
@@ -618,7 +618,7 @@ struct RuleGenerator {
         }
     }
 
-    mutating func boolean(_ depth: Int) -> Expression {
+    mutating func boolean(_ depth: Int) -> ExpressionNode {
         if depth <= 0 || rng.chance(45) {
             return leaf(.bool, constant: .bool(rng.chance(50)))
         }
@@ -640,7 +640,7 @@ struct RuleGenerator {
         }
     }
 
-    mutating func date(_ depth: Int) -> Expression {
+    mutating func date(_ depth: Int) -> ExpressionNode {
         if depth <= 0 || rng.chance(40) {
             let seconds = rng.pick(ObjectGenerator.dates + [86_400 * 365, 5e8])
             return leaf(.date, constant: .date(secondsSinceReferenceDate: seconds))
@@ -665,8 +665,8 @@ struct RuleGenerator {
     }
 
     /// A collection whose elements are (mostly) of `sort`.
-    mutating func collection(of sort: Sort, _ depth: Int) -> Expression {
-        var options: [Expression] = []
+    mutating func collection(of sort: Sort, _ depth: Int) -> ExpressionNode {
+        var options: [ExpressionNode] = []
         switch (shape, sort) {
         case (.fileProvider, .number):
             options = [["fileproviderItems", "documentSize"], ["fileproviderItems", "capabilities"]].map(
@@ -700,7 +700,7 @@ struct RuleGenerator {
         case 0 where !options.isEmpty:
             return rng.pick(options)
         case 1:
-            var elements: [Expression] = []
+            var elements: [ExpressionNode] = []
             for _ in 0..<rng.weighted([1, 3, 4, 3, 2]) {
                 elements.append(
                     depth > 0 && rng.chance(30) ? expression(mostly(sort), depth - 1) : expression(mostly(sort), 0))
@@ -715,10 +715,10 @@ struct RuleGenerator {
         }
     }
 
-    mutating func collection(_ depth: Int) -> Expression {
+    mutating func collection(_ depth: Int) -> ExpressionNode {
         if depth <= 0 || rng.chance(30) {
             if rng.chance(25) {
-                var elements: [Expression] = []
+                var elements: [ExpressionNode] = []
                 for _ in 0..<rng.int(in: 0...3) { elements.append(anything(0)) }
                 return RuleGenerator.node(.aggregate(elements))
             }
@@ -727,7 +727,7 @@ struct RuleGenerator {
         let d = depth - 1
         switch rng.weighted([5, 6, 4, 2, 2, 2]) {
         case 0:
-            var elements: [Expression] = []
+            var elements: [ExpressionNode] = []
             for _ in 0..<rng.int(in: 0...4) { elements.append(anything(d)) }
             return RuleGenerator.node(.aggregate(elements))
         case 1: return subquery(d)
@@ -743,8 +743,8 @@ struct RuleGenerator {
 
     /// `SUBQUERY(collection, $var, predicate)`: the variable shadows, nests, and is usually used;
     /// sometimes the predicate reads only bare keys of `SELF`.
-    mutating func subquery(_ depth: Int) -> Expression {
-        let collection: Expression
+    mutating func subquery(_ depth: Int) -> ExpressionNode {
+        let collection: ExpressionNode
         let kind: ElementKind
         switch rng.weighted([8, 4, 3, 2, 1]) {
         case 0:
@@ -784,7 +784,7 @@ struct RuleGenerator {
         return RuleGenerator.node(.subquery(collection: collection, variable: name, predicate: condition))
     }
 
-    mutating func anything(_ depth: Int) -> Expression {
+    mutating func anything(_ depth: Int) -> ExpressionNode {
         switch rng.weighted(calm ? [60, 3, 2, 1, 1, 0, 0, 0, 0, 0] : [40, 4, 3, 4, 3, 2, 1, 2, 2, 2]) {
         case 0: return expression(rng.pick([.number, .string, .bool, .date, .collection]), depth)
         case 1: return RuleGenerator.constant(.nil)
@@ -811,12 +811,12 @@ struct RuleGenerator {
     }
 }
 
-extension Expression {
+extension ExpressionNode {
     /// `self.key`: one more key on a key path, or a new key path on any other expression.
-    fileprivate func keyPathAppending(_ key: String) -> Expression {
+    fileprivate func keyPathAppending(_ key: String) -> ExpressionNode {
         if case .keyPath(let base, let components) = kind {
-            return Expression(.keyPath(base: base, components: components + [.key(key)]))
+            return ExpressionNode(.keyPath(base: base, components: components + [.key(key)]))
         }
-        return Expression(.keyPath(base: self, components: [.key(key)]))
+        return ExpressionNode(.keyPath(base: self, components: [.key(key)]))
     }
 }

@@ -26,8 +26,8 @@ import Testing
             generator.allowsClock = false  // now() would differ from one evaluation to the next
             let base = (0..<(2 + Int(rng.next() % 3))).map { _ in generator.predicate(1 + Int(rng.next() % 3)) }
             var trees = base
-            trees.append(Predicate(.and([base[0], base[1]])))
-            trees.append(Predicate(.or([base[1], Predicate(.not(base[0]))])))
+            trees.append(PredicateNode(.and([base[0], base[1]])))
+            trees.append(PredicateNode(.or([base[1], PredicateNode(.not(base[0]))])))
             trees.append(base[0])
             let texts = trees.map { $0.format(.roundTripSafe) }
             guard let parsed = try? texts.map({ try PredicateParser.parsePredicate($0).predicate }) else { continue }

@@ -72,18 +72,20 @@ struct Shrinker {
 
     // MARK: - Rules
 
-    static func variants(_ predicate: Predicate) -> [Predicate] {
-        var result: [Predicate] = []
+    static func variants(_ predicate: PredicateNode) -> [PredicateNode] {
+        var result: [PredicateNode] = []
         switch predicate.kind {
         case .constant:
             break
         case .not(let operand):
             result.append(operand)
-            result += variants(operand).map { Predicate(.not($0)) }
+            result += variants(operand).map { PredicateNode(.not($0)) }
         case .and(let operands), .or(let operands):
             let isAnd: Bool
             if case .and = predicate.kind { isAnd = true } else { isAnd = false }
-            func rebuilt(_ operands: [Predicate]) -> Predicate { Predicate(isAnd ? .and(operands) : .or(operands)) }
+            func rebuilt(_ operands: [PredicateNode]) -> PredicateNode {
+                PredicateNode(isAnd ? .and(operands) : .or(operands))
+            }
             result += operands
             if operands.count > 2 {
                 for index in operands.indices {
@@ -100,12 +102,12 @@ struct Shrinker {
                 }
             }
         case .comparison(let comparison):
-            result.append(Predicate(.constant(true)))
-            result.append(Predicate(.constant(false)))
-            func rebuilt(_ change: (inout Comparison) -> Void) -> Predicate {
+            result.append(PredicateNode(.constant(true)))
+            result.append(PredicateNode(.constant(false)))
+            func rebuilt(_ change: (inout Comparison) -> Void) -> PredicateNode {
                 var copy = comparison
                 change(&copy)
-                return Predicate(.comparison(copy))
+                return PredicateNode(.comparison(copy))
             }
             if comparison.quantifier != .direct { result.append(rebuilt { $0.quantifier = .direct }) }
             if !comparison.options.isEmpty { result.append(rebuilt { $0.options = [] }) }
@@ -115,17 +117,17 @@ struct Shrinker {
         return result
     }
 
-    private static func node(_ kind: ExpressionKind) -> Expression { Expression(kind) }
+    private static func node(_ kind: ExpressionKind) -> ExpressionNode { ExpressionNode(kind) }
 
-    static func variants(_ expression: Expression) -> [Expression] {
-        var result: [Expression] = []
+    static func variants(_ expression: ExpressionNode) -> [ExpressionNode] {
+        var result: [ExpressionNode] = []
         switch expression.kind {
         case .constant, .evaluatedObject, .variable, .anyKey:
             break
         case .keyPath(let base, let components):
             if base.kind != .evaluatedObject {
                 result.append(base)
-                result.append(node(.keyPath(base: Expression(.evaluatedObject), components: components)))
+                result.append(node(.keyPath(base: ExpressionNode(.evaluatedObject), components: components)))
             }
             if components.count > 1 {
                 result.append(node(.keyPath(base: base, components: Array(components.dropLast()))))

@@ -88,7 +88,7 @@ struct HostileInput: CustomTestStringConvertibleShim, Sendable {
     /// Both engines' answer when they agree, else both answers.
     private static func evaluate(_ rule: String, _ item: String, _ limits: EvaluationLimits) -> String {
         guard let json = try? JSON.parse(item), let object = try? Value(json: json) else { return "bad item" }
-        let predicate: PredicateSyntax.Predicate
+        let predicate: PredicateSyntax.PredicateNode
         do {
             predicate = try PredicateParser.parsePredicate(rule).predicate
         } catch {

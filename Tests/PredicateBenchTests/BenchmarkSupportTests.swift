@@ -56,7 +56,9 @@ func itemCountOptions(arguments: [String], items: Int?, problem: String?) {
 @Test func theEngineListHasEveryColumnOfTheReport() {
     #expect(
         Engine.all.map(\.name) == [
-            "interpreter", "vm", "vm_per_call", "vm_unfused", "vm_batch", "vm_batch_all_cores", "foundation_predicate",
+            "interpreter", "vm", "vm_per_call", "vm_unfused", "vm_batch", "vm_batch_all_cores", "vm_batch_with_columns",
+            "one_line_indices", "batch_filter_by_hand",
+            "one_line_filter", "foundation_predicate",
             "native_rows", "native_columns",
         ])
 }

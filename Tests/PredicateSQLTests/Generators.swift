@@ -72,16 +72,16 @@ enum Generators {
         [.caseInsensitive, .normalized],
     ]
 
-    static func rule(_ random: inout SplitMix64, depth: Int = 0) -> PredicateSyntax.Predicate {
+    static func rule(_ random: inout SplitMix64, depth: Int = 0) -> PredicateSyntax.PredicateNode {
         if depth < 3 && random.chance(45) {
             let operands = (0..<(2 + random.below(2))).map { _ in rule(&random, depth: depth + 1) }
             switch random.below(3) {
-            case 0: return PredicateSyntax.Predicate(.and(operands))
-            case 1: return PredicateSyntax.Predicate(.or(operands))
-            default: return PredicateSyntax.Predicate(.not(operands[0]))
+            case 0: return PredicateSyntax.PredicateNode(.and(operands))
+            case 1: return PredicateSyntax.PredicateNode(.or(operands))
+            default: return PredicateSyntax.PredicateNode(.not(operands[0]))
             }
         }
-        if random.chance(3) { return PredicateSyntax.Predicate(.constant(random.chance(50))) }
+        if random.chance(3) { return PredicateSyntax.PredicateNode(.constant(random.chance(50))) }
         if random.chance(4) {
             // An allow-list, which the translator turns into one IN list.
             let key = random.pick(scalarKeys)
@@ -90,7 +90,7 @@ enum Generators {
                     TestMapping.key(key), .equal,
                     TestMapping.constant(random.chance(80) ? random.pick(typedConstants(key)) : random.pick(constants)))
             }
-            return PredicateSyntax.Predicate(.or(operands))
+            return PredicateSyntax.PredicateNode(.or(operands))
         }
         return comparison(&random)
     }
@@ -112,10 +112,10 @@ enum Generators {
 
     private static let scalarKeys = ["bytes", "score", "name", "flag", "modified", "kind"]
 
-    private static func comparison(_ random: inout SplitMix64) -> PredicateSyntax.Predicate {
+    private static func comparison(_ random: inout SplitMix64) -> PredicateSyntax.PredicateNode {
         let op = random.pick(ComparisonOperator.allCases.filter { $0 != .tokenMatches })
         let options = random.pick(options)
-        func constant(for key: String, _ op: ComparisonOperator) -> PredicateSyntax.Expression {
+        func constant(for key: String, _ op: ComparisonOperator) -> PredicateSyntax.ExpressionNode {
             if op == .like || op == .matches { return TestMapping.constant(random.pick(patterns)) }
             return TestMapping.constant(random.chance(70) ? random.pick(typedConstants(key)) : random.pick(constants))
         }
@@ -126,22 +126,22 @@ enum Generators {
                 TestMapping.key("tags", element), op, constant(for: element, op), random.chance(50) ? .any : .all,
                 options)
         case 1:
-            let count: PredicateSyntax.Expression
+            let count: PredicateSyntax.ExpressionNode
             if random.chance(20) {
                 count = TestMapping.key("tags", "@count")
             } else if random.chance(25) {
-                count = PredicateSyntax.Expression(.index(TestMapping.key("tags"), .size))
+                count = PredicateSyntax.ExpressionNode(.index(TestMapping.key("tags"), .size))
             } else {
                 let element = random.pick(["label", "weight"])
                 let innerOp = random.pick([ComparisonOperator.equal, .greater, .notEqual, .beginsWith, .lessOrEqual])
                 let inner = TestMapping.compare(
-                    PredicateSyntax.Expression(
-                        .keyPath(base: PredicateSyntax.Expression(.variable("t")), components: [.key(element)])),
+                    PredicateSyntax.ExpressionNode(
+                        .keyPath(base: PredicateSyntax.ExpressionNode(.variable("t")), components: [.key(element)])),
                     innerOp,
                     constant(for: element, innerOp), .direct, options)
-                let subquery = PredicateSyntax.Expression(
+                let subquery = PredicateSyntax.ExpressionNode(
                     .subquery(collection: TestMapping.key("tags"), variable: "t", predicate: inner))
-                count = PredicateSyntax.Expression(.keyPath(base: subquery, components: [.key("@count")]))
+                count = PredicateSyntax.ExpressionNode(.keyPath(base: subquery, components: [.key("@count")]))
             }
             let bound = TestMapping.constant(
                 random.pick([.int(0), .int(1), .int(2), .double(1.5), .string("1"), .nil]))
@@ -157,7 +157,7 @@ enum Generators {
                 // A constant sub-expression, computed once by the translator (or failing on every row).
                 let key = random.pick(["bytes", "score", "modified"])
                 let operand = TestMapping.constant(random.pick([.int(2), .double(1.5), .string("x"), .nil]))
-                let product = PredicateSyntax.Expression(
+                let product = PredicateSyntax.ExpressionNode(
                     .function("multiply:by:", [operand, TestMapping.constant(.int(3))]))
                 return TestMapping.compare(
                     TestMapping.key(key), random.pick([.greater, .equal, .lessOrEqual]), product)

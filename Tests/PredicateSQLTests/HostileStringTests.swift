@@ -15,7 +15,7 @@ struct HostileStringTests {
     ]
 
     /// Rules with the string as a constant of several operators, and as a `%@` argument.
-    static func rules(_ text: String) throws -> [Predicate] {
+    static func rules(_ text: String) throws -> [PredicateNode] {
         let constant = TestMapping.constant(.string(text))
         return [
             TestMapping.compare(TestMapping.key("name"), .equal, constant),

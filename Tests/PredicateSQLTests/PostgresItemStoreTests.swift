@@ -9,7 +9,7 @@ import Testing
     .enabled(
         if: PostgresServer.isConfigured, "set PREDICATE_POSTGRES to a libpq connection string (scripts/with-postgres)"))
 struct PostgresItemStoreTests {
-    static func rule(_ text: String) throws -> Predicate { try PredicateParser.parsePredicate(text).predicate }
+    static func rule(_ text: String) throws -> PredicateNode { try PredicateParser.parsePredicate(text).predicate }
 
     @Test func itemsReadBackAsStored() throws {
         let connection = try PostgresServer.connect(schema: "store_round_trip")

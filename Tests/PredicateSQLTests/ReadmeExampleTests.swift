@@ -38,8 +38,9 @@ struct ReadmeExampleTests {
         }
     }
 
-    private func postgres(_ mapping: TableMapping, _ rule: PredicateSyntax.Predicate, _ connectionString: String) throws
-    {
+    private func postgres(
+        _ mapping: TableMapping, _ rule: PredicateSyntax.PredicateNode, _ connectionString: String
+    ) throws {
         let schemaConnection = try PostgresServer.connect(schema: "readme")
         defer { PostgresServer.drop("readme", on: schemaConnection) }
         let connectionString = connectionString + " options='-c search_path=readme'"

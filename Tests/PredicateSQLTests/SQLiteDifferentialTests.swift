@@ -29,7 +29,7 @@ enum Reference {
     /// One interpreter for every evaluation, so that its pattern cache is shared.
     static let interpreter = Interpreter()
 
-    static func verdicts(_ rule: Predicate, _ items: [(Int64, [String: Value])]) -> [Int64: Verdict] {
+    static func verdicts(_ rule: PredicateNode, _ items: [(Int64, [String: Value])]) -> [Int64: Verdict] {
         var result: [Int64: Verdict] = [:]
         for (id, item) in items {
             do {
@@ -51,7 +51,7 @@ enum Reference {
 
     /// The first disagreement, described for the failure message.
     static func disagreement(
-        _ rule: Predicate, _ expected: [Int64: Verdict], _ actual: [Int64: Verdict], _ translation: SQLTranslation
+        _ rule: PredicateNode, _ expected: [Int64: Verdict], _ actual: [Int64: Verdict], _ translation: SQLTranslation
     ) -> String? {
         for id in expected.keys.sorted() where expected[id] != actual[id] {
             return

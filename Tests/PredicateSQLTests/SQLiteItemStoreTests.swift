@@ -8,7 +8,7 @@ import Testing
 
 @Suite("SQLite item store")
 struct SQLiteItemStoreTests {
-    static func rule(_ text: String) throws -> Predicate { try PredicateParser.parsePredicate(text).predicate }
+    static func rule(_ text: String) throws -> PredicateNode { try PredicateParser.parsePredicate(text).predicate }
 
     static let sample: [String: Value] = [
         "bytes": .int(5_000_000), "name": .string("Report.PDF"), "flag": .bool(true),
@@ -152,12 +152,12 @@ struct HostTypeTests {
 /// in quadratic time).
 @Suite("Large rules")
 struct LargeRuleTests {
-    static func chain(_ count: Int, _ op: ComparisonOperator, and: Bool = false) -> Predicate {
+    static func chain(_ count: Int, _ op: ComparisonOperator, and: Bool = false) -> PredicateNode {
         let operands = (0..<count).map {
             TestMapping.compare(
                 TestMapping.key($0 % 2 == 0 ? "bytes" : "score"), op, TestMapping.constant(.int(Int64($0))))
         }
-        return Predicate(and ? .and(operands) : .or(operands))
+        return PredicateNode(and ? .and(operands) : .or(operands))
     }
 
     @Test func allowListsBecomeOneList() throws {

@@ -26,17 +26,17 @@ enum TestMapping {
         ])
 
     /// `SELF.key…` as a tree.
-    static func key(_ keys: String...) -> Expression {
-        Expression(.keyPath(base: Expression(.evaluatedObject), components: keys.map { .key($0) }))
+    static func key(_ keys: String...) -> ExpressionNode {
+        ExpressionNode(.keyPath(base: ExpressionNode(.evaluatedObject), components: keys.map { .key($0) }))
     }
 
-    static func constant(_ value: Value) -> Expression { Expression(.constant(value)) }
+    static func constant(_ value: Value) -> ExpressionNode { ExpressionNode(.constant(value)) }
 
     static func compare(
-        _ lhs: Expression, _ op: ComparisonOperator, _ rhs: Expression, _ quantifier: Quantifier = .direct,
+        _ lhs: ExpressionNode, _ op: ComparisonOperator, _ rhs: ExpressionNode, _ quantifier: Quantifier = .direct,
         _ options: ComparisonOptions = []
-    ) -> Predicate {
-        Predicate(.comparison(Comparison(lhs, op, rhs, quantifier: quantifier, options: options)))
+    ) -> PredicateNode {
+        PredicateNode(.comparison(Comparison(lhs, op, rhs, quantifier: quantifier, options: options)))
     }
 }
 

@@ -94,7 +94,7 @@ struct StringVector: CustomTestStringConvertible, Sendable {
     }
 
     private func outcome() -> Outcome {
-        let predicate: PredicateSyntax.Predicate
+        let predicate: PredicateSyntax.PredicateNode
         do {
             predicate = try PredicateParser.parsePredicate(format, arguments: arguments).predicate
         } catch {
@@ -109,7 +109,7 @@ struct StringVector: CustomTestStringConvertible, Sendable {
         }
     }
 
-    private func operand(_ expression: PredicateSyntax.Expression) -> String? {
+    private func operand(_ expression: PredicateSyntax.ExpressionNode) -> String? {
         switch expression.kind {
         case .constant(.string(let text)): return text
         case .evaluatedObject, .keyPath: return object

@@ -44,7 +44,7 @@ private func evaluate(
 }
 
 /// The value of a constant or of a `SELF`-rooted key path.
-private func value(of expression: Expression, object: Value) throws -> Value {
+private func value(of expression: ExpressionNode, object: Value) throws -> Value {
     switch expression.kind {
     case .constant(let constant):
         return constant

@@ -10,7 +10,7 @@ import class Foundation.Thread
 @Suite struct AdversarialInputTests {
     /// What parsing a rule came to, in a form that can cross threads and be compared.
     enum Outcome: Equatable, Sendable, CustomStringConvertible {
-        case parsed(Predicate)
+        case parsed(PredicateNode)
         case failed(DiagnosticKind, at: String)
 
         var description: String {
@@ -250,11 +250,12 @@ import class Foundation.Thread
                 #expect(outside == .failed(.unexpectedCharacter(name), at: "1:2"), "\(name)")
             }
             let inside = AdversarialInputTests.outcome("a == '<\(character)>'")
-            let expected = Predicate(
+            let expected = PredicateNode(
                 .comparison(
                     Comparison(
-                        Expression(.keyPath(base: Expression(.evaluatedObject), components: [.key("a")])), .equal,
-                        Expression(.constant(.string("<\(character)>"))))))
+                        ExpressionNode(.keyPath(base: ExpressionNode(.evaluatedObject), components: [.key("a")])),
+                        .equal,
+                        ExpressionNode(.constant(.string("<\(character)>"))))))
             #expect(inside == .parsed(expected), "\(name) inside a string")
         }
         // A NUL after a line break is reported on the right line.
@@ -271,11 +272,11 @@ import class Foundation.Thread
     }
 
     static func string(_ source: String, is value: String) -> StringCase {
-        let expression = Expression(.constant(.string(value)))
-        let predicate = Predicate(
+        let expression = ExpressionNode(.constant(.string(value)))
+        let predicate = PredicateNode(
             .comparison(
                 Comparison(
-                    Expression(.keyPath(base: Expression(.evaluatedObject), components: [.key("a")])), .equal,
+                    ExpressionNode(.keyPath(base: ExpressionNode(.evaluatedObject), components: [.key("a")])), .equal,
                     expression)))
         return StringCase(source: "a == " + source, expected: .parsed(predicate))
     }

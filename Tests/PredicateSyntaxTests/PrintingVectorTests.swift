@@ -12,11 +12,11 @@ import Testing
             /// A format string with its arguments, parsed and then printed.
             case format(String, [Value])
             /// A tree built in code (SPEC's `AND[…]`, `OR[…]`, `NOT[…]`).
-            case tree(Predicate)
+            case tree(PredicateNode)
         }
 
         let source: Source
-        /// Apple's text (``FormatStyle/apple``).
+        /// Apple's text (``PredicateFormatStyle/apple``).
         let expected: String
         /// The round-trip-safe text, when it differs from Apple's.
         var roundTrip: String?
@@ -31,21 +31,21 @@ import Testing
     }
 
     // Programmatic trees, written as SPEC §8.7 writes them.
-    private static func and(_ operands: Predicate...) -> Predicate { Predicate(.and(operands)) }
-    private static func or(_ operands: Predicate...) -> Predicate { Predicate(.or(operands)) }
-    private static func not(_ operand: Predicate) -> Predicate { Predicate(.not(operand)) }
-    private static func key(_ name: String) -> Expression {
-        Expression(.keyPath(base: Expression(.evaluatedObject), components: [.key(name)]))
+    private static func and(_ operands: PredicateNode...) -> PredicateNode { PredicateNode(.and(operands)) }
+    private static func or(_ operands: PredicateNode...) -> PredicateNode { PredicateNode(.or(operands)) }
+    private static func not(_ operand: PredicateNode) -> PredicateNode { PredicateNode(.not(operand)) }
+    private static func key(_ name: String) -> ExpressionNode {
+        ExpressionNode(.keyPath(base: ExpressionNode(.evaluatedObject), components: [.key(name)]))
     }
-    private static func compare(_ name: String, _ op: ComparisonOperator, _ value: Value) -> Predicate {
-        Predicate(.comparison(Comparison(key(name), op, Expression(.constant(value)))))
+    private static func compare(_ name: String, _ op: ComparisonOperator, _ value: Value) -> PredicateNode {
+        PredicateNode(.comparison(Comparison(key(name), op, ExpressionNode(.constant(value)))))
     }
     private static func format(
         _ text: String, _ arguments: [Value] = [], prints expected: String, roundTrip: String? = nil
     ) -> Vector {
         Vector(source: .format(text, arguments), expected: expected, roundTrip: roundTrip)
     }
-    private static func tree(_ predicate: Predicate, prints expected: String, roundTrip: String? = nil) -> Vector {
+    private static func tree(_ predicate: PredicateNode, prints expected: String, roundTrip: String? = nil) -> Vector {
         Vector(source: .tree(predicate), expected: expected, roundTrip: roundTrip)
     }
 
@@ -90,7 +90,7 @@ import Testing
         tree(not(or(aIs1, bIs2)), prints: "NOT (a == 1 OR b == 2)"),
         tree(not(not(aIs1)), prints: "NOT (NOT a == 1)"),
         tree(
-            and(Predicate(.constant(true)), not(Predicate(.constant(false)))),
+            and(PredicateNode(.constant(true)), not(PredicateNode(.constant(false)))),
             prints: "TRUEPREDICATE AND (NOT FALSEPREDICATE)"),
         tree(compare("s", .equal, .string(#"a"b\c"#)), prints: #"s == "a\"b\\c""#),
         tree(compare("s", .equal, .nil), prints: "s == nil"),
@@ -161,30 +161,32 @@ import Testing
         // Issue 17: an index on a dotted key path prints its parentheses, since `a.d[0]` binds the
         // index to `d` (Apple's grammar, shown by a test run on Apple).
         tree(
-            Predicate(
+            PredicateNode(
                 .comparison(
                     Comparison(
-                        Expression(
+                        ExpressionNode(
                             .index(
-                                Expression(
-                                    .keyPath(base: Expression(.evaluatedObject), components: [.key("a"), .key("d")])),
-                                .expression(Expression(.constant(.int(0)))))),
-                        .equal, Expression(.constant(.int(1)))))),
+                                ExpressionNode(
+                                    .keyPath(
+                                        base: ExpressionNode(.evaluatedObject), components: [.key("a"), .key("d")])),
+                                .expression(ExpressionNode(.constant(.int(0)))))),
+                        .equal, ExpressionNode(.constant(.int(1)))))),
             prints: "(a.d)[0] == 1"),
         tree(
-            Predicate(
+            PredicateNode(
                 .comparison(
                     Comparison(
-                        Expression(
+                        ExpressionNode(
                             .index(
-                                Expression(.keyPath(base: Expression(.variable("x")), components: [.key("d")])), .size)),
-                        .equal, Expression(.constant(.int(1)))))),
+                                ExpressionNode(.keyPath(base: ExpressionNode(.variable("x")), components: [.key("d")])),
+                                .size)),
+                        .equal, ExpressionNode(.constant(.int(1)))))),
             prints: "($x.d)[SIZE] == 1"),
         format("a.d[0] == 1", prints: "a.d[0] == 1"),
     ]
 
     @Test(arguments: vectors) func prints(_ vector: Vector) throws {
-        let predicate: Predicate
+        let predicate: PredicateNode
         switch vector.source {
         case .format(let text, let arguments):
             predicate = try PredicateParser.parsePredicate(text, arguments: arguments).predicate

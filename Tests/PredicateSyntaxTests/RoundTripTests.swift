@@ -138,7 +138,7 @@ import class Foundation.ProcessInfo
         (.double(.greatestFiniteMagnitude), false), (.int(10), true), (.string("10.0"), true), (.nil, true),
     ])
     func appleTextKeepsTheMeaningOf(_ value: Value, _ keeps: Bool) {
-        #expect(AppleText.keepsMeaning(.expression(Expression(.constant(value)))) == keeps)
+        #expect(AppleText.keepsMeaning(.expression(ExpressionNode(.constant(value)))) == keeps)
     }
 
     /// The generator is deterministic: one seed, one tree (so that a printed seed replays).
@@ -153,19 +153,20 @@ import class Foundation.ProcessInfo
 
     /// The shrinker finds a small witness: here a tree "fails" when it contains a `CAST`.
     @Test func shrinkerReducesToAMinimalWitness() {
-        let cast = Expression(.cast(Expression(.constant(.string("1"))), Expression(.constant(.string("NSNumber")))))
-        let big = Predicate(
+        let cast = ExpressionNode(
+            .cast(ExpressionNode(.constant(.string("1"))), ExpressionNode(.constant(.string("NSNumber")))))
+        let big = PredicateNode(
             .and([
-                Predicate(.comparison(Comparison(Expression(.aggregate([cast, cast])), .in, keyPath("a")))),
-                Predicate(.not(Predicate(.comparison(Comparison(keyPath("b"), .equal, keyPath("c")))))),
+                PredicateNode(.comparison(Comparison(ExpressionNode(.aggregate([cast, cast])), .in, keyPath("a")))),
+                PredicateNode(.not(PredicateNode(.comparison(Comparison(keyPath("b"), .equal, keyPath("c")))))),
             ]))
         let shrunk = Shrinker.shrink(big) { $0.format(.roundTripSafe).contains("CAST(") }
         #expect(shrunk.format(.roundTripSafe).count < big.format(.roundTripSafe).count)
         #expect(shrunk.format(.roundTripSafe) == "CAST(1, 1) == 1")
     }
 
-    private func keyPath(_ key: String) -> Expression {
-        Expression(.keyPath(base: Expression(.evaluatedObject), components: [.key(key)]))
+    private func keyPath(_ key: String) -> ExpressionNode {
+        ExpressionNode(.keyPath(base: ExpressionNode(.evaluatedObject), components: [.key(key)]))
     }
 }
 
@@ -176,7 +177,7 @@ private func hex(_ value: UInt64) -> String { "0x" + String(value, radix: 16, up
 /// The round-trip property, returning a description of what went wrong (`nil` when it holds).
 enum TreeRoundTrip {
     /// With `verbose`, a tree mismatch also shows both trees in full (for small, shrunk trees).
-    static func problem(with tree: Predicate, verbose: Bool = false) -> String? {
+    static func problem(with tree: PredicateNode, verbose: Bool = false) -> String? {
         let printed = tree.format(.roundTripSafe)
         let parsed: ParsedPredicate
         do {
@@ -198,7 +199,7 @@ enum TreeRoundTrip {
         return nil
     }
 
-    static func problem(with tree: Expression, verbose: Bool = false) -> String? {
+    static func problem(with tree: ExpressionNode, verbose: Bool = false) -> String? {
         let printed = tree.format(.roundTripSafe)
         let parsed: ParsedExpression
         do {
@@ -241,9 +242,9 @@ enum AppleText {
         }
     }
 
-    static func problem(with tree: Predicate, keepsMeaning: Bool) -> String? {
+    static func problem(with tree: PredicateNode, keepsMeaning: Bool) -> String? {
         let printed = tree.format(.apple)
-        let parsed: Predicate
+        let parsed: PredicateNode
         do {
             parsed = try PredicateParser.parsePredicate(printed).predicate
         } catch {
@@ -255,9 +256,9 @@ enum AppleText {
         return nil
     }
 
-    static func problem(with tree: Expression, keepsMeaning: Bool) -> String? {
+    static func problem(with tree: ExpressionNode, keepsMeaning: Bool) -> String? {
         let printed = tree.format(.apple)
-        let parsed: Expression
+        let parsed: ExpressionNode
         do {
             parsed = try PredicateParser.parseExpression(printed).expression
         } catch {
@@ -276,7 +277,7 @@ enum AppleText {
 /// Every variant is again a well-formed, round-trippable tree (AND/OR keep two operands,
 /// functions keep their arity), so a shrunk failure is a real failure.
 enum Shrinker {
-    static func shrink(_ tree: Predicate, stillFails: (Predicate) -> Bool) -> Predicate {
+    static func shrink(_ tree: PredicateNode, stillFails: (PredicateNode) -> Bool) -> PredicateNode {
         var current = tree
         var steps = 0
         search: while steps < 1_000 {
@@ -290,7 +291,7 @@ enum Shrinker {
         return current
     }
 
-    static func shrink(_ tree: Expression, stillFails: (Expression) -> Bool) -> Expression {
+    static func shrink(_ tree: ExpressionNode, stillFails: (ExpressionNode) -> Bool) -> ExpressionNode {
         var current = tree
         var steps = 0
         search: while steps < 1_000 {
@@ -304,42 +305,43 @@ enum Shrinker {
         return current
     }
 
-    static func candidates(_ predicate: Predicate) -> [Predicate] {
+    static func candidates(_ predicate: PredicateNode) -> [PredicateNode] {
         switch predicate.kind {
         case .constant:
             return []
         case .not(let operand):
-            return [operand] + candidates(operand).map { Predicate(.not($0)) }
+            return [operand] + candidates(operand).map { PredicateNode(.not($0)) }
         case .and(let operands):
-            return compoundCandidates(operands) { Predicate(.and($0)) }
+            return compoundCandidates(operands) { PredicateNode(.and($0)) }
         case .or(let operands):
-            return compoundCandidates(operands) { Predicate(.or($0)) }
+            return compoundCandidates(operands) { PredicateNode(.or($0)) }
         case .comparison(let comparison):
-            var result: [Predicate] = [Predicate(.constant(true))]
+            var result: [PredicateNode] = [PredicateNode(.constant(true))]
             result += nestedPredicates(comparison.lhs) + nestedPredicates(comparison.rhs)
             var simpler = comparison
             if comparison.quantifier != .direct || !comparison.options.isEmpty || comparison.op != .equal {
                 simpler.quantifier = .direct
                 simpler.options = []
                 simpler.op = .equal
-                result.append(Predicate(.comparison(simpler)))
+                result.append(PredicateNode(.comparison(simpler)))
             }
             for lhs in candidates(comparison.lhs) {
                 var variant = comparison
                 variant.lhs = lhs
-                result.append(Predicate(.comparison(variant)))
+                result.append(PredicateNode(.comparison(variant)))
             }
             for rhs in candidates(comparison.rhs) {
                 var variant = comparison
                 variant.rhs = rhs
-                result.append(Predicate(.comparison(variant)))
+                result.append(PredicateNode(.comparison(variant)))
             }
             return result
         }
     }
 
-    private static func compoundCandidates(_ operands: [Predicate], rebuild: ([Predicate]) -> Predicate) -> [Predicate]
-    {
+    private static func compoundCandidates(
+        _ operands: [PredicateNode], rebuild: ([PredicateNode]) -> PredicateNode
+    ) -> [PredicateNode] {
         var result = operands
         if operands.count > 2 {
             for index in operands.indices {
@@ -359,7 +361,7 @@ enum Shrinker {
     }
 
     /// The predicates inside an expression (SUBQUERY and TERNARY conditions), as replacements.
-    private static func nestedPredicates(_ expression: Expression) -> [Predicate] {
+    private static func nestedPredicates(_ expression: ExpressionNode) -> [PredicateNode] {
         switch expression.kind {
         case .subquery(_, _, let predicate): return [predicate]
         case .ternary(let condition, _, _): return [condition]
@@ -367,17 +369,17 @@ enum Shrinker {
         }
     }
 
-    static func candidates(_ expression: Expression) -> [Expression] {
-        let one = Expression(.constant(.int(1)))
-        var result: [Expression] = expression == one ? [] : [one]
+    static func candidates(_ expression: ExpressionNode) -> [ExpressionNode] {
+        let one = ExpressionNode(.constant(.int(1)))
+        var result: [ExpressionNode] = expression == one ? [] : [one]
         func rebuilt<Part>(
-            _ parts: [Part], at index: Int, with part: Part, _ make: ([Part]) -> Expression
-        ) -> Expression {
+            _ parts: [Part], at index: Int, with part: Part, _ make: ([Part]) -> ExpressionNode
+        ) -> ExpressionNode {
             var variant = parts
             variant[index] = part
             return make(variant)
         }
-        func each(_ parts: [Expression], _ make: ([Expression]) -> Expression) {
+        func each(_ parts: [ExpressionNode], _ make: ([ExpressionNode]) -> ExpressionNode) {
             for index in parts.indices {
                 for candidate in candidates(parts[index]) {
                     result.append(rebuilt(parts, at: index, with: candidate, make))
@@ -390,7 +392,7 @@ enum Shrinker {
                 for index in text.indices {
                     var shorter = text
                     shorter.remove(at: index)
-                    result.append(Expression(.constant(.string(shorter))))
+                    result.append(ExpressionNode(.constant(.string(shorter))))
                 }
             }
         case .evaluatedObject, .variable, .anyKey:
@@ -398,69 +400,72 @@ enum Shrinker {
         case .keyPath(let base, let components):
             result.append(base)
             if base.kind != .evaluatedObject {
-                result.append(Expression(.keyPath(base: Expression(.evaluatedObject), components: components)))
+                result.append(ExpressionNode(.keyPath(base: ExpressionNode(.evaluatedObject), components: components)))
             }
             if components.count > 1 {
                 for index in components.indices {
                     var fewer = components
                     fewer.remove(at: index)
-                    result.append(Expression(.keyPath(base: base, components: fewer)))
+                    result.append(ExpressionNode(.keyPath(base: base, components: fewer)))
                 }
             }
             if components != [.key("a")] {
-                result.append(Expression(.keyPath(base: base, components: [.key("a")])))
+                result.append(ExpressionNode(.keyPath(base: base, components: [.key("a")])))
             }
             for candidate in candidates(base) {
-                result.append(Expression(.keyPath(base: candidate, components: components)))
+                result.append(ExpressionNode(.keyPath(base: candidate, components: components)))
             }
         case .function(let selector, let arguments):
             result += arguments
-            each(arguments) { Expression(.function(selector, $0)) }
+            each(arguments) { ExpressionNode(.function(selector, $0)) }
         case .invoke(let receiver, let selector, let arguments):
             result += [receiver] + arguments
             if !arguments.isEmpty {
-                result.append(Expression(.invoke(receiver: receiver, selector: selector, arguments: [])))
+                result.append(ExpressionNode(.invoke(receiver: receiver, selector: selector, arguments: [])))
             }
             each([receiver] + arguments) {
-                Expression(.invoke(receiver: $0[0], selector: selector, arguments: Array($0.dropFirst())))
+                ExpressionNode(.invoke(receiver: $0[0], selector: selector, arguments: Array($0.dropFirst())))
             }
         case .aggregate(let elements):
             result += elements
             for index in elements.indices {
                 var fewer = elements
                 fewer.remove(at: index)
-                result.append(Expression(.aggregate(fewer)))
+                result.append(ExpressionNode(.aggregate(fewer)))
             }
-            each(elements) { Expression(.aggregate($0)) }
+            each(elements) { ExpressionNode(.aggregate($0)) }
         case .index(let base, let spec):
             result.append(base)
             if case .expression(let index) = spec {
-                result += [index, Expression(.index(base, .first))]
-                each([base, index]) { Expression(.index($0[0], .expression($0[1]))) }
+                result += [index, ExpressionNode(.index(base, .first))]
+                each([base, index]) { ExpressionNode(.index($0[0], .expression($0[1]))) }
             } else {
-                each([base]) { Expression(.index($0[0], spec)) }
+                each([base]) { ExpressionNode(.index($0[0], spec)) }
             }
         case .subquery(let collection, let variable, let predicate):
             result.append(collection)
-            each([collection]) { Expression(.subquery(collection: $0[0], variable: variable, predicate: predicate)) }
+            each([collection]) {
+                ExpressionNode(.subquery(collection: $0[0], variable: variable, predicate: predicate))
+            }
             for candidate in candidates(predicate) {
-                result.append(Expression(.subquery(collection: collection, variable: variable, predicate: candidate)))
+                result.append(
+                    ExpressionNode(.subquery(collection: collection, variable: variable, predicate: candidate)))
             }
         case .ternary(let condition, let whenTrue, let whenFalse):
             result += [whenTrue, whenFalse]
-            each([whenTrue, whenFalse]) { Expression(.ternary(condition, $0[0], $0[1])) }
+            each([whenTrue, whenFalse]) { ExpressionNode(.ternary(condition, $0[0], $0[1])) }
             for candidate in candidates(condition) {
-                result.append(Expression(.ternary(candidate, whenTrue, whenFalse)))
+                result.append(ExpressionNode(.ternary(candidate, whenTrue, whenFalse)))
             }
         case .cast(let value, let type):
             result += [value, type]
-            each([value, type]) { Expression(.cast($0[0], $0[1])) }
+            each([value, type]) { ExpressionNode(.cast($0[0], $0[1])) }
         case .assignment(let variable, let value):
             result.append(value)
-            each([value]) { Expression(.assignment(variable: variable, $0[0])) }
+            each([value]) { ExpressionNode(.assignment(variable: variable, $0[0])) }
         case .setOperation(let op, let lhs, let rhs):
             result += [lhs, rhs]
-            each([lhs, rhs]) { Expression(.setOperation(op, $0[0], $0[1])) }
+            each([lhs, rhs]) { ExpressionNode(.setOperation(op, $0[0], $0[1])) }
         }
         return result
     }

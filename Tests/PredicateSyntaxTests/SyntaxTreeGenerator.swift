@@ -89,24 +89,24 @@ struct SyntaxTreeGenerator {
     init(seed: UInt64) { random = TreeRandom(seed: seed) }
 
     /// A predicate whose nesting is at most `depth` predicate or expression levels.
-    mutating func predicate(depth: Int) -> Predicate {
+    mutating func predicate(depth: Int) -> PredicateNode {
         guard depth > 0 else {
-            return random.chance(1, in: 6) ? Predicate(.constant(random.chance(1, in: 2))) : comparison(depth: 0)
+            return random.chance(1, in: 6) ? PredicateNode(.constant(random.chance(1, in: 2))) : comparison(depth: 0)
         }
         switch random.below(20) {
-        case 0: return Predicate(.constant(random.chance(1, in: 2)))
-        case 1, 2: return Predicate(.not(predicate(depth: depth - 1)))
-        case 3, 4, 5: return Predicate(.and(operands(depth: depth - 1)))
-        case 6, 7, 8: return Predicate(.or(operands(depth: depth - 1)))
+        case 0: return PredicateNode(.constant(random.chance(1, in: 2)))
+        case 1, 2: return PredicateNode(.not(predicate(depth: depth - 1)))
+        case 3, 4, 5: return PredicateNode(.and(operands(depth: depth - 1)))
+        case 6, 7, 8: return PredicateNode(.or(operands(depth: depth - 1)))
         default: return comparison(depth: depth - 1)
         }
     }
 
-    private mutating func operands(depth: Int) -> [Predicate] {
+    private mutating func operands(depth: Int) -> [PredicateNode] {
         (0..<(2 + random.below(2))).map { _ in predicate(depth: depth) }
     }
 
-    private mutating func comparison(depth: Int) -> Predicate {
+    private mutating func comparison(depth: Int) -> PredicateNode {
         let op = random.pick(ComparisonOperator.allCases)
         let quantifier: Quantifier = random.chance(2, in: 3) ? .direct : random.pick([.any, .all])
         var options: ComparisonOptions = []
@@ -117,30 +117,31 @@ struct SyntaxTreeGenerator {
         }
         let lhs = expression(depth: depth)
         let rhs = expression(depth: depth)
-        return Predicate(.comparison(Comparison(lhs, op, rhs, quantifier: quantifier, options: options)))
+        return PredicateNode(.comparison(Comparison(lhs, op, rhs, quantifier: quantifier, options: options)))
     }
 
     /// An expression whose nesting is at most `depth` levels.
-    mutating func expression(depth: Int) -> Expression {
+    mutating func expression(depth: Int) -> ExpressionNode {
         guard depth > 0 else { return leaf() }
         let inner = depth - 1
         switch random.below(26) {
         case 0...3:
             return leaf()
         case 4, 5:
-            return keyPath(base: random.chance(1, in: 2) ? Expression(.evaluatedObject) : expression(depth: inner))
+            return keyPath(base: random.chance(1, in: 2) ? ExpressionNode(.evaluatedObject) : expression(depth: inner))
         case 6...9:
             let function = random.pick(BuiltinFunction.all)
-            return Expression(.function(function.selector, (0..<function.arity).map { _ in expression(depth: inner) }))
+            return ExpressionNode(
+                .function(function.selector, (0..<function.arity).map { _ in expression(depth: inner) }))
         case 10, 11:
             let symbol = random.pick(BuiltinFunction.infixOperators)
-            return Expression(.function(symbol.selector, [expression(depth: inner), expression(depth: inner)]))
+            return ExpressionNode(.function(symbol.selector, [expression(depth: inner), expression(depth: inner)]))
         case 12:
             let arguments = (0..<random.below(4)).map { _ in expression(depth: inner) }
             let selector = random.pick(GeneratorVocabulary.invokeSelectors)
-            return Expression(.invoke(receiver: expression(depth: inner), selector: selector, arguments: arguments))
+            return ExpressionNode(.invoke(receiver: expression(depth: inner), selector: selector, arguments: arguments))
         case 13, 14:
-            return Expression(.aggregate((0..<random.below(5)).map { _ in expression(depth: inner) }))
+            return ExpressionNode(.aggregate((0..<random.below(5)).map { _ in expression(depth: inner) }))
         case 15, 16:
             let spec: IndexSpec
             switch random.below(5) {
@@ -149,43 +150,45 @@ struct SyntaxTreeGenerator {
             case 2: spec = .size
             default: spec = .expression(expression(depth: inner))
             }
-            return Expression(.index(expression(depth: inner), spec))
+            return ExpressionNode(.index(expression(depth: inner), spec))
         case 17:
             let collection = expression(depth: inner)
             let variable = random.pick(GeneratorVocabulary.variableNames)
-            return Expression(.subquery(collection: collection, variable: variable, predicate: predicate(depth: inner)))
+            return ExpressionNode(
+                .subquery(collection: collection, variable: variable, predicate: predicate(depth: inner)))
         case 18:
             let condition = predicate(depth: inner)
-            return Expression(.ternary(condition, expression(depth: inner), expression(depth: inner)))
+            return ExpressionNode(.ternary(condition, expression(depth: inner), expression(depth: inner)))
         case 19:
-            let type = random.chance(1, in: 2) ? Expression(.constant(.string("NSNumber"))) : expression(depth: inner)
-            return Expression(.cast(expression(depth: inner), type))
+            let type =
+                random.chance(1, in: 2) ? ExpressionNode(.constant(.string("NSNumber"))) : expression(depth: inner)
+            return ExpressionNode(.cast(expression(depth: inner), type))
         case 20, 21:
             let variable = random.pick(GeneratorVocabulary.variableNames)
-            return Expression(.assignment(variable: variable, expression(depth: inner)))
+            return ExpressionNode(.assignment(variable: variable, expression(depth: inner)))
         case 22, 23:
             let op = random.pick(SetOperator.allCases)
-            return Expression(.setOperation(op, expression(depth: inner), expression(depth: inner)))
+            return ExpressionNode(.setOperation(op, expression(depth: inner), expression(depth: inner)))
         default:
-            return Expression(.constant(constant()))
+            return ExpressionNode(.constant(constant()))
         }
     }
 
     /// An expression with no sub-expressions (besides the implicit `SELF` of a key path).
-    private mutating func leaf() -> Expression {
+    private mutating func leaf() -> ExpressionNode {
         switch random.below(12) {
-        case 0, 1, 2: return Expression(.constant(constant()))
-        case 3: return Expression(.evaluatedObject)
-        case 4: return Expression(.variable(random.pick(GeneratorVocabulary.variableNames)))
-        case 5: return Expression(.anyKey)
-        case 6: return Expression(.function(random.pick(["now", "random"]), []))
-        default: return keyPath(base: Expression(.evaluatedObject))
+        case 0, 1, 2: return ExpressionNode(.constant(constant()))
+        case 3: return ExpressionNode(.evaluatedObject)
+        case 4: return ExpressionNode(.variable(random.pick(GeneratorVocabulary.variableNames)))
+        case 5: return ExpressionNode(.anyKey)
+        case 6: return ExpressionNode(.function(random.pick(["now", "random"]), []))
+        default: return keyPath(base: ExpressionNode(.evaluatedObject))
         }
     }
 
-    private mutating func keyPath(base: Expression) -> Expression {
+    private mutating func keyPath(base: ExpressionNode) -> ExpressionNode {
         let components = (0..<(1 + random.below(3))).map { _ in keyComponent() }
-        return Expression(.keyPath(base: base, components: components))
+        return ExpressionNode(.keyPath(base: base, components: components))
     }
 
     mutating func keyComponent() -> KeyComponent {
@@ -254,7 +257,7 @@ struct SyntaxTreeGenerator {
 struct TreeCoverage {
     private(set) var seen: Set<String> = []
 
-    /// Every name ``record(_:)-(Predicate)`` can produce, which a big enough run must all see.
+    /// Every name ``record(_:)-(PredicateNode)`` can produce, which a big enough run must all see.
     static let expected: Set<String> = {
         var names: Set<String> = [
             "predicate.constant", "predicate.not", "predicate.and", "predicate.or", "predicate.comparison",
@@ -275,7 +278,7 @@ struct TreeCoverage {
         return names
     }()
 
-    mutating func record(_ predicate: Predicate) {
+    mutating func record(_ predicate: PredicateNode) {
         switch predicate.kind {
         case .constant:
             seen.insert("predicate.constant")
@@ -300,7 +303,7 @@ struct TreeCoverage {
         }
     }
 
-    mutating func record(_ expression: Expression) {
+    mutating func record(_ expression: ExpressionNode) {
         switch expression.kind {
         case .constant(let value):
             seen.insert("expression.constant")

@@ -17,22 +17,22 @@ public enum Binder {
     /// Binds `predicate`, with `selfType` the type of `SELF` and `variables` the types of the
     /// bindings it will be evaluated with.
     public static func bind(
-        _ predicate: Predicate, selfType: ValueType, variables: [String: ValueType] = [:]
-    ) -> Predicate {
+        _ predicate: PredicateNode, selfType: ValueType, variables: [String: ValueType] = [:]
+    ) -> PredicateNode {
         var binder = Walk(selfType: selfType)
         return binder.bind(predicate, variables)
     }
 
     /// Binds a standalone expression.
     public static func bind(
-        _ expression: Expression, selfType: ValueType, variables: [String: ValueType] = [:]
-    ) -> Expression {
+        _ expression: ExpressionNode, selfType: ValueType, variables: [String: ValueType] = [:]
+    ) -> ExpressionNode {
         var binder = Walk(selfType: selfType)
         return binder.bind(expression, variables).expression
     }
 
     /// How many keys of `predicate` are bound to fields (for tests and tools).
-    public static func boundFieldCount(_ predicate: Predicate) -> Int {
+    public static func boundFieldCount(_ predicate: PredicateNode) -> Int {
         var count = 0
         predicate.forEachKeyPath { components in
             for component in components { if case .field = component { count += 1 } }
@@ -43,7 +43,7 @@ public enum Binder {
     private struct Walk {
         let selfType: ValueType
 
-        mutating func bind(_ predicate: Predicate, _ variables: [String: ValueType]) -> Predicate {
+        mutating func bind(_ predicate: PredicateNode, _ variables: [String: ValueType]) -> PredicateNode {
             let kind: PredicateKind
             switch predicate.kind {
             case .constant:
@@ -59,15 +59,16 @@ public enum Binder {
                 comparison.rhs = bind(comparison.rhs, variables).expression
                 kind = .comparison(comparison)
             }
-            return Predicate(kind, range: predicate.range)
+            return PredicateNode(kind, range: predicate.range)
         }
 
         mutating func bind(
-            _ expression: Expression, _ variables: [String: ValueType]
-        ) -> (expression: Expression, type: ValueType) {
-            func rebuilt(_ kind: ExpressionKind, _ type: ValueType = .any) -> (expression: Expression, type: ValueType)
-            {
-                (Expression(kind, range: expression.range), type)
+            _ expression: ExpressionNode, _ variables: [String: ValueType]
+        ) -> (expression: ExpressionNode, type: ValueType) {
+            func rebuilt(
+                _ kind: ExpressionKind, _ type: ValueType = .any
+            ) -> (expression: ExpressionNode, type: ValueType) {
+                (ExpressionNode(kind, range: expression.range), type)
             }
             switch expression.kind {
             case .constant(let value):
@@ -223,7 +224,7 @@ extension SyntaxNode {
     }
 }
 
-extension Predicate {
+extension PredicateNode {
     /// Calls `body` with the components of every key path in the predicate, in evaluation order.
     public func forEachKeyPath(_ body: ([KeyComponent]) -> Void) {
         SyntaxNode.predicate(self).forEachKeyPath(body)

@@ -26,7 +26,7 @@ public struct ParseOptions: Hashable, Sendable {
 /// A parsed predicate and the warnings found while parsing it.
 public struct ParsedPredicate: Hashable, Sendable {
     /// The syntax tree.
-    public let predicate: Predicate
+    public let predicate: PredicateNode
     /// Legal but doubtful constructs, in source order (the first 32).
     public let warnings: [Diagnostic]
 }
@@ -34,7 +34,7 @@ public struct ParsedPredicate: Hashable, Sendable {
 /// A parsed standalone expression and the warnings found while parsing it.
 public struct ParsedExpression: Hashable, Sendable {
     /// The syntax tree.
-    public let expression: Expression
+    public let expression: ExpressionNode
     /// Legal but doubtful constructs, in source order (the first 32).
     public let warnings: [Diagnostic]
 }

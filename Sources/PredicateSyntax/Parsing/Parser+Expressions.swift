@@ -4,20 +4,21 @@ import PredicateValue
 
 extension Parser {
     /// Implements grammar rules `Expr`, `AssignExpr`.
-    mutating func parseExpression() throws(Diagnostic) -> Expression {
+    mutating func parseExpression() throws(Diagnostic) -> ExpressionNode {
         if case .variable(let name) = current.kind, peek().kind == .assign {
             let variable = advance()
             _ = advance()
             try enter()
             defer { leave() }
             let value = try parseExpression()
-            return try checked(Expression(.assignment(variable: name, value), range: variable.range.union(value.range)))
+            return try checked(
+                ExpressionNode(.assignment(variable: name, value), range: variable.range.union(value.range)))
         }
         return try parseBinary(minimumLevel: 1)
     }
 
     /// Continues an expression whose leftmost primary (a parenthesised expression) is parsed.
-    mutating func continueExpression(from primary: Expression) throws(Diagnostic) -> Expression {
+    mutating func continueExpression(from primary: ExpressionNode) throws(Diagnostic) -> ExpressionNode {
         let power = try parsePower(from: primary)
         return try parseBinary(minimumLevel: 1, lhs: power)
     }
@@ -49,9 +50,10 @@ extension Parser {
     }
 
     /// Precedence climbing over ``binaryOperator(_:)``; every level is left-associative.
-    private mutating func parseBinary(minimumLevel: Int, lhs start: Expression? = nil) throws(Diagnostic) -> Expression
-    {
-        var lhs: Expression
+    private mutating func parseBinary(
+        minimumLevel: Int, lhs start: ExpressionNode? = nil
+    ) throws(Diagnostic) -> ExpressionNode {
+        var lhs: ExpressionNode
         if let start { lhs = start } else { lhs = try parseUnary() }
         while let (level, op) = binaryOperator(current.kind), level >= minimumLevel {
             _ = advance()
@@ -62,16 +64,16 @@ extension Parser {
             let range = lhs.range.union(rhs.range)
             switch op {
             case .function(let selector):
-                lhs = try checked(Expression(.function(selector, [lhs, rhs]), range: range))
+                lhs = try checked(ExpressionNode(.function(selector, [lhs, rhs]), range: range))
             case .set(let setOperator):
-                lhs = try checked(Expression(.setOperation(setOperator, lhs, rhs), range: range))
+                lhs = try checked(ExpressionNode(.setOperation(setOperator, lhs, rhs), range: range))
             }
         }
         return lhs
     }
 
     /// Implements grammar rule `UnaryExpr`.
-    private mutating func parseUnary() throws(Diagnostic) -> Expression {
+    private mutating func parseUnary() throws(Diagnostic) -> ExpressionNode {
         if current.kind == .tilde { throw error(.unsupportedTilde, at: current.range) }
         guard let minus = consume(.minus) else { return try parsePower() }
         try enter()
@@ -85,40 +87,40 @@ extension Parser {
     }
 
     /// `-x`: a negated constant for a number literal, otherwise `0 - x` as Apple builds it.
-    private func negated(_ operand: Expression, range: SourceRange) throws(Diagnostic) -> Expression {
+    private func negated(_ operand: ExpressionNode, range: SourceRange) throws(Diagnostic) -> ExpressionNode {
         if case .constant(let value) = operand.kind {
             switch value {
             case .int(let number) where number != .min:
-                return Expression(.constant(.int(-number)), range: range)
+                return ExpressionNode(.constant(.int(-number)), range: range)
             case .int:
-                return Expression(.constant(.uint(1 << 63)), range: range)
+                return ExpressionNode(.constant(.uint(1 << 63)), range: range)
             case .uint(let number) where number == 1 << 63:
-                return Expression(.constant(.int(.min)), range: range)
+                return ExpressionNode(.constant(.int(.min)), range: range)
             case .uint(let number):
-                return Expression(.constant(.double(-Double(number))), range: range)
+                return ExpressionNode(.constant(.double(-Double(number))), range: range)
             case .double(let number):
-                return Expression(.constant(.double(-number)), range: range)
+                return ExpressionNode(.constant(.double(-number)), range: range)
             default:
                 break
             }
         }
-        let zero = Expression(.constant(.int(0)), range: SourceRange(range.lowerBound, range.lowerBound))
-        return try checked(Expression(.function("from:subtract:", [zero, operand]), range: range))
+        let zero = ExpressionNode(.constant(.int(0)), range: SourceRange(range.lowerBound, range.lowerBound))
+        return try checked(ExpressionNode(.function("from:subtract:", [zero, operand]), range: range))
     }
 
     /// Implements grammar rule `PowExpr`: `**` binds tighter than unary minus, left-associative.
-    private mutating func parsePower(from primary: Expression? = nil) throws(Diagnostic) -> Expression {
+    private mutating func parsePower(from primary: ExpressionNode? = nil) throws(Diagnostic) -> ExpressionNode {
         var base = try parsePostfix(from: primary)
         while consume(.power) != nil {
             let exponent = try parsePowerOperand()
             base = try checked(
-                Expression(.function("raise:toPower:", [base, exponent]), range: base.range.union(exponent.range)))
+                ExpressionNode(.function("raise:toPower:", [base, exponent]), range: base.range.union(exponent.range)))
         }
         return base
     }
 
     /// Implements grammar rule `PowOperand`: `2 ** -1` is allowed.
-    private mutating func parsePowerOperand() throws(Diagnostic) -> Expression {
+    private mutating func parsePowerOperand() throws(Diagnostic) -> ExpressionNode {
         guard let minus = consume(.minus) else { return try parsePostfix() }
         try enter()
         defer { leave() }
@@ -127,8 +129,8 @@ extension Parser {
     }
 
     /// Implements grammar rules `PostfixExpr`, `Postfix`, `KeyComponent`, `IndexSpec`.
-    private mutating func parsePostfix(from primary: Expression? = nil) throws(Diagnostic) -> Expression {
-        var expression: Expression
+    private mutating func parsePostfix(from primary: ExpressionNode? = nil) throws(Diagnostic) -> ExpressionNode {
+        var expression: ExpressionNode
         var extendsPath: Bool
         if let primary {
             expression = primary
@@ -153,10 +155,10 @@ extension Parser {
                 }
                 let range = expression.range.union(previousRange)
                 if extendsPath, case .keyPath(let base, let existing) = expression.kind {
-                    expression = Expression(.keyPath(base: base, components: existing + components), range: range)
+                    expression = ExpressionNode(.keyPath(base: base, components: existing + components), range: range)
                 } else {
                     expression = try checked(
-                        Expression(.keyPath(base: expression, components: components), range: range))
+                        ExpressionNode(.keyPath(base: expression, components: components), range: range))
                 }
                 extendsPath = true
                 if current.kind == .leftBracket {
@@ -165,7 +167,7 @@ extension Parser {
                 }
             } else if current.kind == .leftBracket {
                 let (spec, close) = try parseBracketedIndex()
-                expression = try checked(Expression(.index(expression, spec), range: expression.range.union(close)))
+                expression = try checked(ExpressionNode(.index(expression, spec), range: expression.range.union(close)))
                 extendsPath = false
             } else {
                 return expression
@@ -180,33 +182,34 @@ extension Parser {
     /// `a.c + (a.d)[0] + 1` and expects `a.c + a.d[0] + 1` to raise. With nothing before the dot
     /// but `SELF` (`SELF.d[0]`) the index applies to `d`, as Apple drops a leading `SELF`.
     private mutating func parseIndexAfterKey(
-        _ path: Expression, lastKey: [KeyComponent]
-    ) throws(Diagnostic) -> Expression {
+        _ path: ExpressionNode, lastKey: [KeyComponent]
+    ) throws(Diagnostic) -> ExpressionNode {
         guard case .keyPath(let base, let components) = path.kind, lastKey.count <= components.count else {
             return path
         }
         let start = path.range.lowerBound
-        var indexed: Expression
+        var indexed: ExpressionNode
         if lastKey.count == 1, case .variable(let name) = lastKey[0] {
-            indexed = Expression(.variable(name), range: path.range)
+            indexed = ExpressionNode(.variable(name), range: path.range)
         } else {
-            indexed = Expression(
-                .keyPath(base: Expression(.evaluatedObject, range: path.range), components: lastKey), range: path.range)
+            indexed = ExpressionNode(
+                .keyPath(base: ExpressionNode(.evaluatedObject, range: path.range), components: lastKey),
+                range: path.range)
         }
         while current.kind == .leftBracket {
             let (spec, close) = try parseBracketedIndex()
-            indexed = try checked(Expression(.index(indexed, spec), range: SourceRange(start, close.upperBound)))
+            indexed = try checked(ExpressionNode(.index(indexed, spec), range: SourceRange(start, close.upperBound)))
         }
         let remaining = Array(components.dropLast(lastKey.count))
-        let receiver: Expression
+        let receiver: ExpressionNode
         if remaining.isEmpty {
             if case .evaluatedObject = base.kind { return indexed }
             receiver = base
         } else {
-            receiver = Expression(.keyPath(base: base, components: remaining), range: path.range)
+            receiver = ExpressionNode(.keyPath(base: base, components: remaining), range: path.range)
         }
         return try checked(
-            Expression(
+            ExpressionNode(
                 .invoke(receiver: receiver, selector: "valueForKeyPath:", arguments: [indexed]),
                 range: SourceRange(start, indexed.range.upperBound)))
     }
@@ -296,31 +299,31 @@ extension Parser {
     }
 
     /// Implements grammar rules `PrimaryExpr`, `Literal`, `KeyPathStart`, `FormatArg`.
-    private mutating func parsePrimaryExpression() throws(Diagnostic) -> Expression {
+    private mutating func parsePrimaryExpression() throws(Diagnostic) -> ExpressionNode {
         let token = current
         let range = token.range
         switch token.kind {
         case .number(let value):
             _ = advance()
-            return Expression(.constant(value), range: range)
+            return ExpressionNode(.constant(value), range: range)
         case .string(let value):
             _ = advance()
-            return Expression(.constant(.string(value)), range: range)
+            return ExpressionNode(.constant(.string(value)), range: range)
         case .keyword(.true), .keyword(.yes):
             _ = advance()
-            return Expression(.constant(.bool(true)), range: range)
+            return ExpressionNode(.constant(.bool(true)), range: range)
         case .keyword(.false), .keyword(.no):
             _ = advance()
-            return Expression(.constant(.bool(false)), range: range)
+            return ExpressionNode(.constant(.bool(false)), range: range)
         case .keyword(.null), .keyword(.nil):
             _ = advance()
-            return Expression(.constant(.nil), range: range)
+            return ExpressionNode(.constant(.nil), range: range)
         case .keyword(.self):
             _ = advance()
-            return Expression(.evaluatedObject, range: range)
+            return ExpressionNode(.evaluatedObject, range: range)
         case .variable(let name):
             _ = advance()
-            return Expression(.variable(name), range: range)
+            return ExpressionNode(.variable(name), range: range)
         case .atKey(let name):
             try rejectReservedWordAfterAt(name, at: range)
             _ = advance()
@@ -360,7 +363,7 @@ extension Parser {
             return try parseCast()
         case .keyword(.anyKey):
             _ = advance()
-            return Expression(.anyKey, range: range)
+            return ExpressionNode(.anyKey, range: range)
         case .keyword(.first), .keyword(.last), .keyword(.size), .keyword(.apply), .keyword(.union),
             .keyword(.intersection), .keyword(.minus), .keyword(.tokenMatches), .keyword(.like),
             .keyword(.matches), .keyword(.contains), .keyword(.between), .keyword(.beginsWith),
@@ -374,31 +377,32 @@ extension Parser {
         }
     }
 
-    private func rootedKeyPath(_ components: [KeyComponent], range: SourceRange) -> Expression {
-        Expression(.keyPath(base: Expression(.evaluatedObject, range: range), components: components), range: range)
+    private func rootedKeyPath(_ components: [KeyComponent], range: SourceRange) -> ExpressionNode {
+        ExpressionNode(
+            .keyPath(base: ExpressionNode(.evaluatedObject, range: range), components: components), range: range)
     }
 
     /// A format specifier replaced by its argument (SPEC §2.8).
     private mutating func substitution(
         _ specifier: FormatSpecifier, at range: SourceRange
-    ) throws(Diagnostic) -> Expression {
+    ) throws(Diagnostic) -> ExpressionNode {
         switch specifier.conversion {
         case "%":
-            return Expression(.constant(.string("%")), range: range)
+            return ExpressionNode(.constant(.string("%")), range: range)
         case "K":
             return rootedKeyPath(try splicedKeys(at: range), range: range)
         default:
             let argument = try nextArgument(at: range)
-            return Expression(.constant(argument == .null ? .nil : argument), range: range)
+            return ExpressionNode(.constant(argument == .null ? .nil : argument), range: range)
         }
     }
 
     /// Implements grammar rule `Aggregate`.
-    private mutating func parseAggregate() throws(Diagnostic) -> Expression {
+    private mutating func parseAggregate() throws(Diagnostic) -> ExpressionNode {
         let open = try expect(.leftBrace, "'{'")
         try enter()
         defer { leave() }
-        var elements: [Expression] = []
+        var elements: [ExpressionNode] = []
         if current.kind != .rightBrace {
             repeat {
                 elements.append(try parseExpression())
@@ -407,16 +411,17 @@ extension Parser {
         guard let close = consume(.rightBrace) else {
             throw unexpected("',' or '}' to close the '{' at \(source.location(of: open.range.lowerBound))")
         }
-        return try checked(Expression(.aggregate(elements), range: open.range.union(close.range)))
+        return try checked(ExpressionNode(.aggregate(elements), range: open.range.union(close.range)))
     }
 
     /// The parenthesised, comma-separated arguments of a call; `name` is for messages.
-    private mutating func parseArguments(of name: String) throws(Diagnostic) -> (arguments: [Expression], close: Token)
-    {
+    private mutating func parseArguments(
+        of name: String
+    ) throws(Diagnostic) -> (arguments: [ExpressionNode], close: Token) {
         let open = try expect(.leftParen, "'(' after '\(name)'")
         try enter()
         defer { leave() }
-        var arguments: [Expression] = []
+        var arguments: [ExpressionNode] = []
         if current.kind != .rightParen {
             repeat {
                 arguments.append(try parseExpression())
@@ -431,16 +436,16 @@ extension Parser {
     /// Implements grammar rules `FunctionCall`, `NullaryFunction`, `UnaryFunction`, `AggregateFunction`,
     /// `UnarySelector`, `AggregateSelector`, `BinarySelector` (the names themselves are looked up in
     /// ``BuiltinFunction``).
-    private mutating func parseFunctionCall(name: String, selectorStyle: Bool) throws(Diagnostic) -> Expression {
+    private mutating func parseFunctionCall(name: String, selectorStyle: Bool) throws(Diagnostic) -> ExpressionNode {
         let nameToken = advance()
         let (arguments, close) = try parseArguments(of: name)
         let range = nameToken.range.union(close.range)
         let selector = selectorStyle ? name : arguments.isEmpty ? name : name + ":"
         switch selector {
         case "castObject:toType:" where arguments.count == 2:
-            return try checked(Expression(.cast(arguments[0], arguments[1]), range: range))
+            return try checked(ExpressionNode(.cast(arguments[0], arguments[1]), range: range))
         case "objectFrom:withIndex:" where arguments.count == 2:
-            return try checked(Expression(.index(arguments[0], .expression(arguments[1])), range: range))
+            return try checked(ExpressionNode(.index(arguments[0], .expression(arguments[1])), range: range))
         default:
             break
         }
@@ -458,18 +463,18 @@ extension Parser {
         var packed = arguments
         if function.packsArguments, arguments.count > 1 {
             let elementsRange = arguments[0].range.union(arguments[arguments.count - 1].range)
-            packed = [Expression(.aggregate(arguments), range: elementsRange)]
+            packed = [ExpressionNode(.aggregate(arguments), range: elementsRange)]
         }
         guard packed.count == function.arity else {
             throw error(
                 .wrongArgumentCount(function: function.selector, expected: function.arity, found: arguments.count),
                 at: range)
         }
-        return try checked(Expression(.function(function.selector, packed), range: range))
+        return try checked(ExpressionNode(.function(function.selector, packed), range: range))
     }
 
     /// Implements grammar rule `Subquery`.
-    private mutating func parseSubquery() throws(Diagnostic) -> Expression {
+    private mutating func parseSubquery() throws(Diagnostic) -> ExpressionNode {
         let keyword = advance()
         let open = try expect(.leftParen, "'(' after 'SUBQUERY'")
         try enter()
@@ -489,11 +494,11 @@ extension Parser {
         let close = try closeParenthesis(
             expected: "')' to close the SUBQUERY '(' at \(source.location(of: open.range.lowerBound))")
         let kind = ExpressionKind.subquery(collection: collection, variable: variable, predicate: predicate)
-        return try checked(Expression(kind, range: keyword.range.union(close.range)))
+        return try checked(ExpressionNode(kind, range: keyword.range.union(close.range)))
     }
 
     /// Implements grammar rule `Ternary`.
-    private mutating func parseTernary() throws(Diagnostic) -> Expression {
+    private mutating func parseTernary() throws(Diagnostic) -> ExpressionNode {
         let keyword = advance()
         let open = try expect(.leftParen, "'(' after 'TERNARY'")
         try enter()
@@ -507,11 +512,11 @@ extension Parser {
             throw unexpected("')' to close the TERNARY '(' at \(source.location(of: open.range.lowerBound))")
         }
         return try checked(
-            Expression(.ternary(condition, whenTrue, whenFalse), range: keyword.range.union(close.range)))
+            ExpressionNode(.ternary(condition, whenTrue, whenFalse), range: keyword.range.union(close.range)))
     }
 
     /// Implements grammar rule `Function`: `FUNCTION(receiver, 'selector', args…)`.
-    private mutating func parseFunctionExpression() throws(Diagnostic) -> Expression {
+    private mutating func parseFunctionExpression() throws(Diagnostic) -> ExpressionNode {
         let keyword = advance()
         let open = try expect(.leftParen, "'(' after 'FUNCTION'")
         try enter()
@@ -533,7 +538,7 @@ extension Parser {
         default:
             throw error(.selectorNotString, at: selectorToken.range)
         }
-        var arguments: [Expression] = []
+        var arguments: [ExpressionNode] = []
         while consume(.comma) != nil {
             arguments.append(try parseExpression())
         }
@@ -541,11 +546,11 @@ extension Parser {
             throw unexpected("',' or ')' to close the FUNCTION '(' at \(source.location(of: open.range.lowerBound))")
         }
         let kind = ExpressionKind.invoke(receiver: receiver, selector: selector, arguments: arguments)
-        return try checked(Expression(kind, range: keyword.range.union(close.range)))
+        return try checked(ExpressionNode(kind, range: keyword.range.union(close.range)))
     }
 
     /// Implements grammar rule `Cast`.
-    private mutating func parseCast() throws(Diagnostic) -> Expression {
+    private mutating func parseCast() throws(Diagnostic) -> ExpressionNode {
         let keyword = advance()
         let (arguments, close) = try parseArguments(of: "CAST")
         guard arguments.count == 2 else {
@@ -553,6 +558,6 @@ extension Parser {
                 .wrongArgumentCount(function: "CAST", expected: 2, found: arguments.count),
                 at: keyword.range.union(close.range))
         }
-        return try checked(Expression(.cast(arguments[0], arguments[1]), range: keyword.range.union(close.range)))
+        return try checked(ExpressionNode(.cast(arguments[0], arguments[1]), range: keyword.range.union(close.range)))
     }
 }

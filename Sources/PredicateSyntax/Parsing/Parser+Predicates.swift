@@ -7,14 +7,14 @@ extension Parser {
     ///
     /// `first` is a leading operand already parsed by the caller (see
     /// ``parsePredicateOrExpression()``).
-    mutating func parsePredicate(first: Predicate? = nil) throws(Diagnostic) -> Predicate {
+    mutating func parsePredicate(first: PredicateNode? = nil) throws(Diagnostic) -> PredicateNode {
         var operands = [try parseAndPredicate(first: first)]
         while consume(.keyword(.or)) != nil || consume(.logicalOr) != nil {
             operands.append(try parseAndPredicate())
         }
         guard operands.count > 1 else { return operands[0].predicate }
         let range = operands[0].predicate.range.union(previousRange)
-        let predicate = try checked(Predicate(.or(operands.map(\.predicate)), range: range))
+        let predicate = try checked(PredicateNode(.or(operands.map(\.predicate)), range: range))
         if operands.contains(where: \.isChain) {
             try reportAndOrMix(operands, range: range)
         }
@@ -23,29 +23,29 @@ extension Parser {
 
     /// An operand of `OR`, remembering whether it is an unparenthesised `AND` chain.
     struct OrOperand {
-        var predicate: Predicate
+        var predicate: PredicateNode
         var isChain: Bool
     }
 
     /// Implements grammar rule `AndPred`.
-    private mutating func parseAndPredicate(first: Predicate? = nil) throws(Diagnostic) -> OrOperand {
-        var operands: [Predicate]
+    private mutating func parseAndPredicate(first: PredicateNode? = nil) throws(Diagnostic) -> OrOperand {
+        var operands: [PredicateNode]
         if let first { operands = [first] } else { operands = [try parseNotPredicate()] }
         while consume(.keyword(.and)) != nil || consume(.logicalAnd) != nil {
             operands.append(try parseNotPredicate())
         }
         guard operands.count > 1 else { return OrOperand(predicate: operands[0], isChain: false) }
         let range = operands[0].range.union(previousRange)
-        return OrOperand(predicate: try checked(Predicate(.and(operands), range: range)), isChain: true)
+        return OrOperand(predicate: try checked(PredicateNode(.and(operands), range: range)), isChain: true)
     }
 
     /// Implements grammar rule `NotPred`.
-    private mutating func parseNotPredicate() throws(Diagnostic) -> Predicate {
+    private mutating func parseNotPredicate() throws(Diagnostic) -> PredicateNode {
         guard let not = consume(.keyword(.not)) ?? consume(.logicalNot) else { return try parsePrimaryPredicate() }
         try enter()
         defer { leave() }
         let operand = try parseNotPredicate()
-        return try checked(Predicate(.not(operand), range: not.range.union(operand.range)))
+        return try checked(PredicateNode(.not(operand), range: not.range.union(operand.range)))
     }
 
     /// Implements grammar rule `PrimaryPred`.
@@ -53,15 +53,15 @@ extension Parser {
     /// A `(` here may open a parenthesised predicate, `(a > 1) OR b`, or the first operand of a
     /// comparison, `(a + b) * 2 > 3`. Rather than backtrack, the parser reads what is inside the
     /// parentheses as "a predicate or an expression" and continues according to what it found.
-    private mutating func parsePrimaryPredicate() throws(Diagnostic) -> Predicate {
+    private mutating func parsePrimaryPredicate() throws(Diagnostic) -> PredicateNode {
         let token = current
         switch token.kind {
         case .keyword(.truePredicate):
             _ = advance()
-            return Predicate(.constant(true), range: token.range)
+            return PredicateNode(.constant(true), range: token.range)
         case .keyword(.falsePredicate):
             _ = advance()
-            return Predicate(.constant(false), range: token.range)
+            return PredicateNode(.constant(false), range: token.range)
         case .leftParen:
             switch try parseParenthesizedPredicateOrExpression() {
             case .predicate(let predicate):
@@ -75,8 +75,8 @@ extension Parser {
     }
 
     enum PredicateOrExpression {
-        case predicate(Predicate)
-        case expression(Expression)
+        case predicate(PredicateNode)
+        case expression(ExpressionNode)
     }
 
     /// `"(" Predicate ")"` or `"(" Expr ")"`, whichever the contents turn out to be.
@@ -120,7 +120,7 @@ extension Parser {
     }
 
     private mutating func predicateIfComparisonFollows(
-        _ lhs: Expression, start: SourceRange
+        _ lhs: ExpressionNode, start: SourceRange
     ) throws(Diagnostic) -> PredicateOrExpression {
         guard comparisonOperator(current.kind) != nil else { return .expression(lhs) }
         let comparison = try parseComparisonRest(lhs: lhs, start: start)
@@ -128,7 +128,7 @@ extension Parser {
     }
 
     /// Implements grammar rules `Comparison`, `Quantifier`.
-    private mutating func parseComparison() throws(Diagnostic) -> Predicate {
+    private mutating func parseComparison() throws(Diagnostic) -> PredicateNode {
         let start = current
         var quantifier = Quantifier.direct
         var negated = false
@@ -143,13 +143,13 @@ extension Parser {
         if quantifier != .direct { _ = advance() }
         let lhs = try parseExpression()
         let comparison = try parseComparisonRest(lhs: lhs, start: start.range, quantifier: quantifier)
-        return negated ? Predicate(.not(comparison), range: comparison.range) : comparison
+        return negated ? PredicateNode(.not(comparison), range: comparison.range) : comparison
     }
 
     /// The operator, options and right operand of a comparison whose left operand is parsed.
     private mutating func parseComparisonRest(
-        lhs: Expression, start: SourceRange, quantifier: Quantifier = .direct
-    ) throws(Diagnostic) -> Predicate {
+        lhs: ExpressionNode, start: SourceRange, quantifier: Quantifier = .direct
+    ) throws(Diagnostic) -> PredicateNode {
         let operatorToken = current
         guard let op = comparisonOperator(operatorToken.kind) else {
             switch operatorToken.kind {
@@ -170,7 +170,7 @@ extension Parser {
             throw chainedComparison(at: current)
         }
         let comparison = Comparison(lhs, op, rhs, quantifier: quantifier, options: options)
-        return try checked(Predicate(.comparison(comparison), range: start.union(rhs.range)))
+        return try checked(PredicateNode(.comparison(comparison), range: start.union(rhs.range)))
     }
 
     /// Implements grammar rule `CompOp`: the operator a token spells, if it spells one.
@@ -234,9 +234,9 @@ extension Parser {
     /// Warns (or, in strict mode, fails) on `a OR b AND c`, naming both readings.
     private mutating func reportAndOrMix(_ operands: [OrOperand], range: SourceRange) throws(Diagnostic) {
         if !options.strict, warnings.count >= Parser.maximumWarnings { return }
-        var groups: [[Predicate]] = [[]]
+        var groups: [[PredicateNode]] = [[]]
         for operand in operands {
-            let parts: [Predicate]
+            let parts: [PredicateNode]
             if operand.isChain, case .and(let chain) = operand.predicate.kind {
                 parts = chain
             } else {
@@ -247,11 +247,11 @@ extension Parser {
                 groups[groups.count - 1].append(part)
             }
         }
-        let parsed = Predicate(.or(operands.map(\.predicate)))
-        let other = Predicate(.and(groups.map { $0.count == 1 ? $0[0] : Predicate(.or($0)) }))
+        let parsed = PredicateNode(.or(operands.map(\.predicate)))
+        let other = PredicateNode(.and(groups.map { $0.count == 1 ? $0[0] : PredicateNode(.or($0)) }))
         // Print only the start of each reading: a reading can be most of a 1 MiB rule, and there is
         // one report per OR node. A print cut at 320 bytes has over 80 characters.
-        func shortened(_ predicate: Predicate) -> String {
+        func shortened(_ predicate: PredicateNode) -> String {
             let text = predicate.format(limit: 320)
             return text.count <= 80 ? "'\(text)'" : "'\(text.prefix(77))...'"
         }

@@ -71,14 +71,14 @@ struct Parser {
     // MARK: - Whole inputs
 
     /// Implements grammar rule `PredicateFormat`.
-    mutating func parseWholePredicate() throws(Diagnostic) -> Predicate {
+    mutating func parseWholePredicate() throws(Diagnostic) -> PredicateNode {
         let predicate = try parsePredicate()
         try expectEnd(after: .predicate)
         return predicate
     }
 
     /// Implements grammar rule `ExpressionFormat`.
-    mutating func parseWholeExpression() throws(Diagnostic) -> Expression {
+    mutating func parseWholeExpression() throws(Diagnostic) -> ExpressionNode {
         let expression = try parseExpression()
         try expectEnd(after: .expression)
         return expression
@@ -199,14 +199,14 @@ struct Parser {
     mutating func leave() { nesting -= 1 }
 
     /// Checks that a node just built keeps the tree within the depth limit.
-    func checked(_ expression: Expression) throws(Diagnostic) -> Expression {
+    func checked(_ expression: ExpressionNode) throws(Diagnostic) -> ExpressionNode {
         guard expression.depth <= options.maximumDepth else {
             throw error(.nestingTooDeep(limit: options.maximumDepth), at: expression.range)
         }
         return expression
     }
 
-    func checked(_ predicate: Predicate) throws(Diagnostic) -> Predicate {
+    func checked(_ predicate: PredicateNode) throws(Diagnostic) -> PredicateNode {
         guard predicate.depth <= options.maximumDepth else {
             throw error(.nestingTooDeep(limit: options.maximumDepth), at: predicate.range)
         }

@@ -5,7 +5,7 @@ import PredicateValue
 ///
 /// The two styles differ only in constants that the language cannot write as Apple prints them:
 /// floating-point numbers, dates and `NSNull`.
-public enum FormatStyle: Hashable, Sendable, CaseIterable {
+public enum PredicateFormatStyle: Hashable, Sendable, CaseIterable {
     /// What Apple's `predicateFormat` prints, byte for byte: a double as `NSNumber` describes it
     /// (C's `%0.16g`, so `10.0` prints `10` and `10.5` prints `10.5`), a date as
     /// `CAST(-978307200.000000, "NSDate")` (C's `%f`), `NSNull` as `<null>`, also inside
@@ -22,29 +22,29 @@ public enum FormatStyle: Hashable, Sendable, CaseIterable {
     case roundTripSafe
 }
 
-extension Predicate {
+extension PredicateNode {
     /// The canonical format string, as Apple's `predicateFormat` prints it (SPEC §3.9b): the same
-    /// as ``format(_:)`` with ``FormatStyle/apple``.
+    /// as ``format(_:)`` with ``PredicateFormatStyle/apple``.
     ///
     /// Constants that the language cannot write (dates, data, arrays and dictionaries passed as
     /// arguments) print in a readable form, `CAST(…, "NSDate")`, `{…}`; host objects print as
     /// `<TypeName>`. For text that must parse back to an equal tree, use
-    /// ``FormatStyle/roundTripSafe``.
+    /// ``PredicateFormatStyle/roundTripSafe``.
     public var format: String { format(.apple) }
 
     /// The canonical format string in `style`.
     ///
-    /// With ``FormatStyle/roundTripSafe`` parsing the result gives an equal tree, with the
+    /// With ``PredicateFormatStyle/roundTripSafe`` parsing the result gives an equal tree, with the
     /// exceptions SPEC §3.9b lists: booleans come back as the numbers `1` and `0`, and `AND`/`OR`
     /// nodes with fewer than two operands come back as their operand or as a constant predicate.
-    public func format(_ style: FormatStyle) -> String {
+    public func format(_ style: PredicateFormatStyle) -> String {
         var printer = CanonicalPrinter(style: style)
         printer.print(self)
         return printer.output
     }
 }
 
-extension Predicate {
+extension PredicateNode {
     /// The start of the round-trip-safe format: printing stops soon after the output passes
     /// `limit` UTF-8 bytes, so that a message quoting a huge tree costs no more than a short one.
     /// Messages quote rules in the round-trip-safe style because readers paste them back.
@@ -55,13 +55,13 @@ extension Predicate {
     }
 }
 
-extension Expression {
+extension ExpressionNode {
     /// The canonical format string of the expression, as Apple's `NSExpression.description`
-    /// prints it (SPEC §3.9b): the same as ``format(_:)`` with ``FormatStyle/apple``.
+    /// prints it (SPEC §3.9b): the same as ``format(_:)`` with ``PredicateFormatStyle/apple``.
     public var format: String { format(.apple) }
 
     /// The canonical format string of the expression in `style`.
-    public func format(_ style: FormatStyle) -> String {
+    public func format(_ style: PredicateFormatStyle) -> String {
         var printer = CanonicalPrinter(style: style)
         printer.print(self)
         return printer.output
@@ -71,12 +71,12 @@ extension Expression {
 /// Writes syntax trees in Apple's canonical format.
 struct CanonicalPrinter {
     /// Which constants print as Apple prints them.
-    let style: FormatStyle
+    let style: PredicateFormatStyle
     var output = ""
     /// Printing stops once the output is longer than this many UTF-8 bytes.
     var limit = Int.max
 
-    init(style: FormatStyle, limit: Int = .max) {
+    init(style: PredicateFormatStyle, limit: Int = .max) {
         self.style = style
         self.limit = limit
     }
@@ -85,7 +85,7 @@ struct CanonicalPrinter {
 
     // MARK: - Predicates
 
-    mutating func print(_ predicate: Predicate) {
+    mutating func print(_ predicate: PredicateNode) {
         if isFull { return }
         switch predicate.kind {
         case .constant(let value):
@@ -102,7 +102,7 @@ struct CanonicalPrinter {
         }
     }
 
-    private mutating func printCompound(_ operands: [Predicate], connective: String, empty: String) {
+    private mutating func printCompound(_ operands: [PredicateNode], connective: String, empty: String) {
         switch operands.count {
         case 0:
             output += empty
@@ -118,7 +118,7 @@ struct CanonicalPrinter {
     }
 
     /// Compound operands (AND, OR, NOT) are parenthesised; comparisons and constants never are.
-    private mutating func printCompoundOperand(_ operand: Predicate) {
+    private mutating func printCompoundOperand(_ operand: PredicateNode) {
         switch operand.kind {
         case .and, .or, .not:
             output += "("
@@ -143,7 +143,7 @@ struct CanonicalPrinter {
 
     // MARK: - Expressions
 
-    mutating func print(_ expression: Expression) {
+    mutating func print(_ expression: ExpressionNode) {
         if isFull { return }
         switch expression.kind {
         case .constant(let value):
@@ -231,7 +231,7 @@ struct CanonicalPrinter {
         }
     }
 
-    private mutating func printList(_ expressions: [Expression]) {
+    private mutating func printList(_ expressions: [ExpressionNode]) {
         for (index, expression) in expressions.enumerated() {
             if isFull { return }
             if index > 0 { output += ", " }
@@ -245,7 +245,7 @@ struct CanonicalPrinter {
 
     /// Infix operands that are themselves infix operations are parenthesised, whatever the
     /// precedence, as Apple does: `(a + 1) * 2`, `a + (b * c)`.
-    private mutating func printInfixOperand(_ operand: Expression, isPowerBase: Bool) {
+    private mutating func printInfixOperand(_ operand: ExpressionNode, isPowerBase: Bool) {
         if CanonicalPrinter.isInfix(operand) || (isPowerBase && CanonicalPrinter.isNegativeNumber(operand)) {
             output += "("
             print(operand)
@@ -258,7 +258,7 @@ struct CanonicalPrinter {
     /// The base of `.key` or `[index]`: parenthesised when the postfix would otherwise attach to
     /// something else (an operand, the digits of a negative number, a key path it would extend,
     /// or, for `[index]`, the last key of a dotted path: `(a.d)[0]`, since `a.d[0]` is `a.(d[0])`).
-    private mutating func printPostfixBase(_ base: Expression, beforeKey: Bool = false) {
+    private mutating func printPostfixBase(_ base: ExpressionNode, beforeKey: Bool = false) {
         var wrap = CanonicalPrinter.isInfix(base) || CanonicalPrinter.isNegativeNumber(base)
         if beforeKey, case .keyPath = base.kind { wrap = true }
         if !beforeKey {
@@ -284,7 +284,7 @@ struct CanonicalPrinter {
     /// Whether `FUNCTION(receiver, 'valueForKeyPath:', key[…])` prints as `receiver.key[…]`: the
     /// argument is an index chain over one key (or a variable) that reads back as one component,
     /// and the receiver is not `SELF` (which the parser drops before a key).
-    static func printsAsKeyThenIndex(receiver: Expression, selector: String, arguments: [Expression]) -> Bool {
+    static func printsAsKeyThenIndex(receiver: ExpressionNode, selector: String, arguments: [ExpressionNode]) -> Bool {
         guard selector == "valueForKeyPath:", arguments.count == 1, receiver.kind != .evaluatedObject,
             case .index = arguments[0].kind
         else { return false }
@@ -301,7 +301,7 @@ struct CanonicalPrinter {
         }
     }
 
-    private static func isInfix(_ expression: Expression) -> Bool {
+    private static func isInfix(_ expression: ExpressionNode) -> Bool {
         switch expression.kind {
         case .function(let selector, let arguments):
             return arguments.count == 2 && BuiltinFunction.named(selector)?.infixSymbol != nil
@@ -312,7 +312,7 @@ struct CanonicalPrinter {
         }
     }
 
-    private static func isNegativeNumber(_ expression: Expression) -> Bool {
+    private static func isNegativeNumber(_ expression: ExpressionNode) -> Bool {
         guard case .constant(let value) = expression.kind else { return false }
         switch value {
         case .int(let number): return number < 0
@@ -321,7 +321,7 @@ struct CanonicalPrinter {
         }
     }
 
-    private mutating func printKeyPath(base: Expression, components: [KeyComponent]) {
+    private mutating func printKeyPath(base: ExpressionNode, components: [KeyComponent]) {
         if case .evaluatedObject = base.kind, let first = components.first, CanonicalPrinter.canStartPath(first) {
             // A path rooted at SELF prints without it: `a.b`, `@count`.
         } else {

@@ -22,7 +22,7 @@ extension Compiler {
     ///     line, and its source ranges point into it (``RuleSetSource`` maps them back).
     ///   - limits: How large the program may grow.
     public static func compileRuleSet(
-        _ rules: [(predicate: Predicate, source: String)], limits: ProgramLimits = ProgramLimits()
+        _ rules: [(predicate: PredicateNode, source: String)], limits: ProgramLimits = ProgramLimits()
     ) throws(CompileError)
         -> Program
     {
@@ -72,7 +72,7 @@ public struct RuleSetSource: Hashable, Sendable {
 /// Chooses the sub-trees of a rule set worth computing once: those that would be computed more
 /// than once and read no variable.
 enum SharedSubtrees {
-    static func slots(for rules: [Predicate]) -> [SyntaxNode: UInt8] {
+    static func slots(for rules: [PredicateNode]) -> [SyntaxNode: UInt8] {
         // Pass 1: how often each closed, non-trivial sub-tree occurs anywhere.
         var counts: [SyntaxNode: Int] = [:]
         for rule in rules { count(.predicate(rule), into: &counts) }

@@ -24,7 +24,7 @@ public enum Compiler {
     /// the same comparisons are `SELF_KEYPATH`/`PUSH_CONST`/`CMP` and jumps, as the benchmark
     /// compares.
     public static func compile(
-        _ predicate: Predicate, source: String = "", limits: ProgramLimits = ProgramLimits(), fusing: Bool = true
+        _ predicate: PredicateNode, source: String = "", limits: ProgramLimits = ProgramLimits(), fusing: Bool = true
     ) throws(CompileError) -> Program {
         var emitter = Emitter()
         emitter.fusing = fusing
@@ -35,7 +35,7 @@ public enum Compiler {
 
     /// Compiles a standalone expression.
     public static func compile(
-        _ expression: Expression, source: String = "", limits: ProgramLimits = ProgramLimits(), fusing: Bool = true
+        _ expression: ExpressionNode, source: String = "", limits: ProgramLimits = ProgramLimits(), fusing: Bool = true
     ) throws(CompileError) -> Program {
         var emitter = Emitter()
         emitter.fusing = fusing
@@ -218,7 +218,7 @@ struct Emitter {
 
     // MARK: - Predicates
 
-    mutating func compile(_ predicate: Predicate) {
+    mutating func compile(_ predicate: PredicateNode) {
         if !memoSlots.isEmpty, let slot = memoSlots[.predicate(predicate)] {
             memoized(slot, predicate.range) { $0.compileUnshared(predicate) }
         } else {
@@ -235,7 +235,7 @@ struct Emitter {
         place(done)
     }
 
-    mutating func compileUnshared(_ predicate: Predicate) {
+    mutating func compileUnshared(_ predicate: PredicateNode) {
         let range = predicate.range
         switch predicate.kind {
         case .constant(let value):
@@ -260,7 +260,7 @@ struct Emitter {
     /// `a AND b AND c`: each operand but the last jumps to the end, keeping its result, when it
     /// decides the chain; otherwise its result is popped and the next operand runs.
     mutating func compileChain(
-        _ operands: [Predicate], empty: Bool, jump: (Int16) -> Instruction, _ range: SourceRange
+        _ operands: [PredicateNode], empty: Bool, jump: (Int16) -> Instruction, _ range: SourceRange
     ) {
         guard let last = operands.last else {
             emit(.pushConstant(constant(.bool(empty))), range)
@@ -277,7 +277,7 @@ struct Emitter {
 
     // MARK: - Expressions
 
-    mutating func compile(_ expression: Expression) {
+    mutating func compile(_ expression: ExpressionNode) {
         let range = expression.range
         if let folded = ConstantFolding.value(of: expression) {
             emit(.pushConstant(constant(folded)), range)
@@ -290,7 +290,7 @@ struct Emitter {
         }
     }
 
-    mutating func compileUnshared(_ expression: Expression) {
+    mutating func compileUnshared(_ expression: ExpressionNode) {
         let range = expression.range
         switch expression.kind {
         case .constant(let value):
@@ -370,7 +370,7 @@ struct Emitter {
     /// exit:
     /// ```
     mutating func compileSubquery(
-        _ collection: Expression, _ name: String, _ predicate: Predicate, _ range: SourceRange
+        _ collection: ExpressionNode, _ name: String, _ predicate: PredicateNode, _ range: SourceRange
     ) {
         compile(collection)
         let slot = variable(name)
@@ -391,7 +391,7 @@ struct Emitter {
     }
 }
 
-extension Expression {
+extension ExpressionNode {
     /// Whether evaluating the expression may assign a variable.
     var containsAssignment: Bool {
         var found = false
@@ -403,7 +403,7 @@ extension Expression {
 
     /// Calls `body` on this expression and every expression inside it, except those inside
     /// predicates (`SUBQUERY`, `TERNARY` conditions), whose comparisons scope themselves.
-    func visit(_ body: (Expression) -> Void) {
+    func visit(_ body: (ExpressionNode) -> Void) {
         body(self)
         for case .expression(let child) in kind.children { child.visit(body) }
     }

@@ -8,7 +8,7 @@ import PredicateValue
 /// left for run time, so that the error happens when, and only if, the interpreter's would.
 enum ConstantFolding {
     /// The value of `expression` if it is foldable and not already a constant.
-    static func value(of expression: Expression) -> Value? {
+    static func value(of expression: ExpressionNode) -> Value? {
         switch expression.kind {
         case .aggregate, .function, .cast: return folded(expression)
         default: return nil
@@ -17,7 +17,7 @@ enum ConstantFolding {
 
     private static let volatile: Set<String> = ["now", "random", "randomn:"]
 
-    private static func folded(_ expression: Expression) -> Value? {
+    private static func folded(_ expression: ExpressionNode) -> Value? {
         switch expression.kind {
         case .constant(let value):
             return value

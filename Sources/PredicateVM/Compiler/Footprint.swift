@@ -11,14 +11,14 @@ import PredicateSyntax
 /// value (`SUBQUERY(…).@count`, a function's result) add nothing: computing it read the input.
 public enum Footprint {
     /// The distinct key paths `predicate` reads, sorted.
-    public static func keyPaths(of predicate: Predicate) -> [String] {
+    public static func keyPaths(of predicate: PredicateNode) -> [String] {
         var collector = Collector()
         collector.visit(.predicate(predicate), scope: [:])
         return collector.paths.sorted()
     }
 
     /// The distinct key paths any of `predicates` reads, sorted.
-    public static func keyPaths(of predicates: [Predicate]) -> [String] {
+    public static func keyPaths(of predicates: [PredicateNode]) -> [String] {
         var collector = Collector()
         for predicate in predicates { collector.visit(.predicate(predicate), scope: [:]) }
         return collector.paths.sorted()
@@ -49,7 +49,7 @@ public enum Footprint {
 
         /// The path `expression` denotes, recording it and every path read on the way; `nil`
         /// when it is not a path (its reads are still recorded).
-        mutating func path(of expression: Expression, scope: [String: String?]) -> String? {
+        mutating func path(of expression: ExpressionNode, scope: [String: String?]) -> String? {
             switch expression.kind {
             case .evaluatedObject:
                 return ""

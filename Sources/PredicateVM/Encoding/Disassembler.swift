@@ -54,7 +54,7 @@ public enum Disassembler {
             let value = program.constants[Int(index)]
             if case .bool(let flag) = value { return flag ? "YES" : "NO" }
             // The listing must tell `10.0` from `10`, which Apple's text does not.
-            return Expression(.constant(value)).format(.roundTripSafe)
+            return ExpressionNode(.constant(value)).format(.roundTripSafe)
         }
         func variable(_ index: Int) -> String { index < program.variables.count ? "$" + program.variables[index] : "?" }
         func target(_ jump: Int16) -> String { "→ \(String(offset + 1 + Int(jump)).leftPadded(to: 4))" }

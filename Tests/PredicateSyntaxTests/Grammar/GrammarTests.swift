@@ -65,8 +65,9 @@ import Testing
         #expect(Keyword.isReserved(word) == isASCII)
         guard !isASCII else { return }
         let parsed = try PredicateParser.parsePredicate("\(word) == 1")
-        let key = Expression(.keyPath(base: Expression(.evaluatedObject), components: [.key(word)]))
-        #expect(parsed.predicate == Predicate(.comparison(Comparison(key, .equal, Expression(.constant(.int(1)))))))
+        let key = ExpressionNode(.keyPath(base: ExpressionNode(.evaluatedObject), components: [.key(word)]))
+        #expect(
+            parsed.predicate == PredicateNode(.comparison(Comparison(key, .equal, ExpressionNode(.constant(.int(1)))))))
         #expect(parsed.predicate.format == "\(word) == 1")
     }
 
@@ -358,55 +359,55 @@ struct ImplementationClaim: Equatable {
 /// The tree with every boolean constant replaced by the number it prints as (`YES` prints `1`),
 /// the one difference SPEC §3.9b allows between a tree and its printed-and-parsed copy.
 enum BooleansAsNumbers {
-    static func predicate(_ predicate: Predicate) -> Predicate {
+    static func predicate(_ predicate: PredicateNode) -> PredicateNode {
         switch predicate.kind {
         case .constant:
             return predicate
         case .not(let operand):
-            return Predicate(.not(self.predicate(operand)))
+            return PredicateNode(.not(self.predicate(operand)))
         case .and(let operands):
-            return Predicate(.and(operands.map(self.predicate)))
+            return PredicateNode(.and(operands.map(self.predicate)))
         case .or(let operands):
-            return Predicate(.or(operands.map(self.predicate)))
+            return PredicateNode(.or(operands.map(self.predicate)))
         case .comparison(var comparison):
             comparison.lhs = expression(comparison.lhs)
             comparison.rhs = expression(comparison.rhs)
-            return Predicate(.comparison(comparison))
+            return PredicateNode(.comparison(comparison))
         }
     }
 
-    static func expression(_ expression: Expression) -> Expression {
+    static func expression(_ expression: ExpressionNode) -> ExpressionNode {
         switch expression.kind {
         case .constant(let value):
-            return Expression(.constant(self.value(value)))
+            return ExpressionNode(.constant(self.value(value)))
         case .evaluatedObject, .variable, .anyKey:
             return expression
         case .keyPath(let base, let components):
-            return Expression(.keyPath(base: self.expression(base), components: components))
+            return ExpressionNode(.keyPath(base: self.expression(base), components: components))
         case .function(let selector, let arguments):
-            return Expression(.function(selector, arguments.map(self.expression)))
+            return ExpressionNode(.function(selector, arguments.map(self.expression)))
         case .invoke(let receiver, let selector, let arguments):
             let kind = ExpressionKind.invoke(
                 receiver: self.expression(receiver), selector: selector, arguments: arguments.map(self.expression))
-            return Expression(kind)
+            return ExpressionNode(kind)
         case .aggregate(let elements):
-            return Expression(.aggregate(elements.map(self.expression)))
+            return ExpressionNode(.aggregate(elements.map(self.expression)))
         case .index(let base, let spec):
-            guard case .expression(let index) = spec else { return Expression(.index(self.expression(base), spec)) }
-            return Expression(.index(self.expression(base), .expression(self.expression(index))))
+            guard case .expression(let index) = spec else { return ExpressionNode(.index(self.expression(base), spec)) }
+            return ExpressionNode(.index(self.expression(base), .expression(self.expression(index))))
         case .subquery(let collection, let variable, let predicate):
             let kind = ExpressionKind.subquery(
                 collection: self.expression(collection), variable: variable, predicate: self.predicate(predicate))
-            return Expression(kind)
+            return ExpressionNode(kind)
         case .ternary(let condition, let whenTrue, let whenFalse):
-            return Expression(
+            return ExpressionNode(
                 .ternary(self.predicate(condition), self.expression(whenTrue), self.expression(whenFalse)))
         case .cast(let value, let type):
-            return Expression(.cast(self.expression(value), self.expression(type)))
+            return ExpressionNode(.cast(self.expression(value), self.expression(type)))
         case .assignment(let variable, let value):
-            return Expression(.assignment(variable: variable, self.expression(value)))
+            return ExpressionNode(.assignment(variable: variable, self.expression(value)))
         case .setOperation(let op, let lhs, let rhs):
-            return Expression(.setOperation(op, self.expression(lhs), self.expression(rhs)))
+            return ExpressionNode(.setOperation(op, self.expression(lhs), self.expression(rhs)))
         }
     }
 

@@ -4,7 +4,7 @@ import PredicateValue
 ///
 /// Equality and hashing compare the tree's structure only; ``range`` (where the expression came
 /// from) and ``depth`` are ignored, so a printed-and-reparsed tree equals the original.
-public struct Expression: Hashable, Sendable {
+public struct ExpressionNode: Hashable, Sendable {
     /// What the expression is.
     public let kind: ExpressionKind
     /// The source text the expression was parsed from (an empty range at 0 for built trees).
@@ -22,8 +22,8 @@ public struct Expression: Hashable, Sendable {
     /// The same node with another source range. Unlike ``init(_:range:)`` it does not visit the
     /// children again (an `AND` of 100,000 operands inside 100 parentheses would be visited 100
     /// times).
-    func withRange(_ range: SourceRange) -> Expression {
-        Expression(kind, range: range, depth: depth)
+    func withRange(_ range: SourceRange) -> ExpressionNode {
+        ExpressionNode(kind, range: range, depth: depth)
     }
 
     private init(_ kind: ExpressionKind, range: SourceRange, depth: Int) {
@@ -33,7 +33,7 @@ public struct Expression: Hashable, Sendable {
     }
 
     /// Structural equality, ignoring source ranges.
-    public static func == (lhs: Expression, rhs: Expression) -> Bool { lhs.kind == rhs.kind }
+    public static func == (lhs: ExpressionNode, rhs: ExpressionNode) -> Bool { lhs.kind == rhs.kind }
 
     /// Hashes the structure, ignoring source ranges.
     public func hash(into hasher: inout Hasher) { hasher.combine(kind) }
@@ -49,28 +49,28 @@ public indirect enum ExpressionKind: Hashable, Sendable {
     /// `$name`: a variable from the bindings.
     case variable(String)
     /// `base.a.b`: key-value coding from `base` (``evaluatedObject`` for a bare `a.b`).
-    case keyPath(base: Expression, components: [KeyComponent])
+    case keyPath(base: ExpressionNode, components: [KeyComponent])
     /// A built-in function, by selector (`sum:`, `now`, `modulus:by:`, `add:to:` for `+`).
-    case function(String, [Expression])
+    case function(String, [ExpressionNode])
     /// `FUNCTION(receiver, 'selector', args…)`: a method call on the receiver. The parser also
     /// builds one for an index after a dotted key, as Apple's grammar binds it: `a.d[0]` is
     /// `FUNCTION(a, 'valueForKeyPath:', d[0])`, and prints back as `a.d[0]`.
-    case invoke(receiver: Expression, selector: String, arguments: [Expression])
+    case invoke(receiver: ExpressionNode, selector: String, arguments: [ExpressionNode])
     /// `{a, b, c}`: an array literal.
-    case aggregate([Expression])
+    case aggregate([ExpressionNode])
     /// `collection[index]`, `[FIRST]`, `[LAST]`, `[SIZE]`. On a dotted key path the collection
     /// prints in parentheses, `(a.d)[0]`.
-    case index(Expression, IndexSpec)
+    case index(ExpressionNode, IndexSpec)
     /// `SUBQUERY(collection, $variable, predicate)`.
-    case subquery(collection: Expression, variable: String, predicate: Predicate)
+    case subquery(collection: ExpressionNode, variable: String, predicate: PredicateNode)
     /// `TERNARY(condition, whenTrue, whenFalse)`.
-    case ternary(Predicate, Expression, Expression)
+    case ternary(PredicateNode, ExpressionNode, ExpressionNode)
     /// `CAST(value, type)`.
-    case cast(Expression, Expression)
+    case cast(ExpressionNode, ExpressionNode)
     /// `$name := value`.
-    case assignment(variable: String, Expression)
+    case assignment(variable: String, ExpressionNode)
     /// `a UNION b`, `a INTERSECTION b`, `a MINUS b`.
-    case setOperation(SetOperator, Expression, Expression)
+    case setOperation(SetOperator, ExpressionNode, ExpressionNode)
     /// `ANYKEY` (Spotlight only; evaluation reports it unsupported).
     case anyKey
 
@@ -135,9 +135,9 @@ public indirect enum ExpressionKind: Hashable, Sendable {
 /// A node of the syntax tree: an expression or a predicate.
 public enum SyntaxNode: Hashable, Sendable {
     /// An expression.
-    case expression(Expression)
+    case expression(ExpressionNode)
     /// A predicate.
-    case predicate(Predicate)
+    case predicate(PredicateNode)
 }
 
 /// One component of a key path after the base.
@@ -187,7 +187,7 @@ public indirect enum IndexSpec: Hashable, Sendable {
     /// `[SIZE]`: the element count.
     case size
     /// `[expression]`: a position, or a dictionary key.
-    case expression(Expression)
+    case expression(ExpressionNode)
 
     var depth: Int {
         if case .expression(let expression) = self { return expression.depth }

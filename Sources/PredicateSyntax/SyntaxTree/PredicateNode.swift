@@ -1,7 +1,7 @@
 /// A predicate: something that evaluates to true or false (SPEC §3.9).
 ///
 /// Equality and hashing compare the tree's structure only; ``range`` and ``depth`` are ignored.
-public struct Predicate: Hashable, Sendable {
+public struct PredicateNode: Hashable, Sendable {
     /// What the predicate is.
     public let kind: PredicateKind
     /// The source text the predicate was parsed from (an empty range at 0 for built trees).
@@ -19,8 +19,8 @@ public struct Predicate: Hashable, Sendable {
     /// The same node with another source range. Unlike ``init(_:range:)`` it does not visit the
     /// children again (an `AND` of 100,000 operands inside 100 parentheses would be visited 100
     /// times).
-    func withRange(_ range: SourceRange) -> Predicate {
-        Predicate(kind, range: range, depth: depth)
+    func withRange(_ range: SourceRange) -> PredicateNode {
+        PredicateNode(kind, range: range, depth: depth)
     }
 
     private init(_ kind: PredicateKind, range: SourceRange, depth: Int) {
@@ -30,7 +30,7 @@ public struct Predicate: Hashable, Sendable {
     }
 
     /// Structural equality, ignoring source ranges.
-    public static func == (lhs: Predicate, rhs: Predicate) -> Bool { lhs.kind == rhs.kind }
+    public static func == (lhs: PredicateNode, rhs: PredicateNode) -> Bool { lhs.kind == rhs.kind }
 
     /// Hashes the structure, ignoring source ranges.
     public func hash(into hasher: inout Hasher) { hasher.combine(kind) }
@@ -41,11 +41,11 @@ public indirect enum PredicateKind: Hashable, Sendable {
     /// `TRUEPREDICATE` or `FALSEPREDICATE`.
     case constant(Bool)
     /// `NOT p`, `!p`; also `NONE …`, which is `NOT ANY …`.
-    case not(Predicate)
+    case not(PredicateNode)
     /// `p AND q AND …`: an unparenthesised chain is one node.
-    case and([Predicate])
+    case and([PredicateNode])
     /// `p OR q OR …`: an unparenthesised chain is one node.
-    case or([Predicate])
+    case or([PredicateNode])
     /// `[ANY|ALL] lhs op[options] rhs`.
     case comparison(Comparison)
 
@@ -74,17 +74,17 @@ public struct Comparison: Hashable, Sendable {
     /// `ANY`/`SOME`, `ALL`, or none (`NONE` is `NOT ANY`).
     public var quantifier: Quantifier
     /// The left operand (the collection, under a quantifier).
-    public var lhs: Expression
+    public var lhs: ExpressionNode
     /// The operator.
     public var op: ComparisonOperator
     /// The `[cdnlw]` options written after the operator.
     public var options: ComparisonOptions
     /// The right operand.
-    public var rhs: Expression
+    public var rhs: ExpressionNode
 
     /// Creates a comparison.
     public init(
-        _ lhs: Expression, _ op: ComparisonOperator, _ rhs: Expression,
+        _ lhs: ExpressionNode, _ op: ComparisonOperator, _ rhs: ExpressionNode,
         quantifier: Quantifier = .direct, options: ComparisonOptions = []
     ) {
         self.quantifier = quantifier

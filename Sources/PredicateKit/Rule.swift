@@ -1,0 +1,250 @@
+import Dispatch
+import PredicateBatch
+import PredicateSemantics
+import PredicateSyntax
+import PredicateVM
+import PredicateValue
+
+/// A rule for items of type `Item`, from a format string: parsed, prepared against `Item`'s
+/// schema and compiled once; `Sendable`, and cheap to evaluate from many threads at once.
+///
+/// ```swift
+/// let rule = try Rule<FileProviderItem>("isUploaded == NO AND documentSize > %d", 1_000_000)
+/// let pending = items.filter(rule)          // or rule.filter(items)
+/// let one = try rule.evaluate(with: items[0])
+/// ```
+///
+/// `Item` is a ``KeyValueCoding`` type (fields read in place, no copies) or ``Value`` (any
+/// value: a dictionary from JSON, a `Codable` struct, a `[String: Any]`).
+public struct Rule<Item>: Sendable {
+    let compiled: CompiledRule
+    let batch: BatchProgram
+
+    /// The format string the rule was made from.
+    public var format: String { compiled.format }
+    /// The parser's warnings (`AND` and `OR` mixed without parentheses, ignored options, …).
+    public var warnings: [Diagnostic] { compiled.warnings }
+    /// The compiled program, for the lower-level engines and for serialising.
+    public var program: Program { compiled.program }
+
+    /// Collections with fewer items than this are filtered on the scalar VM in place; larger ones
+    /// on the batch engine, over columns built for the rule, on all cores. Below it, building
+    /// columns and starting threads costs more than the batch engine saves (measured with
+    /// `predicate-bench`'s `one_line_filter` engine; see README, Embedding).
+    public static var batchThreshold: Int { 4096 }
+
+    init(compiled: CompiledRule) {
+        self.compiled = compiled
+        batch = BatchProgram(compiled.program, environment: compiled.environment)
+    }
+
+    /// An evaluation error as a diagnostic over the rule's text: print its
+    /// ``Diagnostic/rendered(colored:)`` for `line:column`, the line and a caret.
+    public func diagnostic(for error: EvaluationError) -> Diagnostic { error.diagnostic(source: format) }
+}
+
+extension Rule where Item: KeyValueCoding {
+    /// Compiles `format` for `Item`, as `NSPredicate(format:_:)` parses it.
+    ///
+    /// - Parameters:
+    ///   - format: The rule, in the format-string language.
+    ///   - arguments: The values of `%@`, `%d`, `%f`, `%K` (a key) …, left to right.
+    ///   - substitutionVariables: Values for `$name`s, fixed now (as
+    ///     `withSubstitutionVariables(_:)` fixes them), so they run as fast as arguments.
+    ///   - environment: Limits and registries for evaluation.
+    ///   - options: Parser strictness and limits.
+    /// - Throws: A ``Diagnostic`` at the place the rule is wrong.
+    public init(
+        _ format: String, _ arguments: any ValueConvertible...,
+        substitutionVariables: [String: any ValueConvertible] = [:],
+        environment: EvaluationEnvironment = EvaluationEnvironment(), options: ParseOptions = ParseOptions()
+    ) throws(Diagnostic) {
+        try self.init(
+            format: format, argumentArray: arguments.map(\.predicateValue),
+            substitutionVariables: substitutionVariables.mapValues(\.predicateValue), environment: environment,
+            options: options)
+    }
+
+    /// Compiles `format` for `Item` with its arguments in an array, as
+    /// `NSPredicate(format:argumentArray:)` does; see ``init(_:_:substitutionVariables:environment:options:)``.
+    public init(
+        format: String, argumentArray: [Value], substitutionVariables: [String: Value] = [:],
+        environment: EvaluationEnvironment = EvaluationEnvironment(), options: ParseOptions = ParseOptions()
+    ) throws(Diagnostic) {
+        let selfType: ValueType = Item.sharedSchema.map { .object(SchemaReference($0)) } ?? .any
+        self.init(
+            compiled: try CompiledRule(
+                format: format, arguments: argumentArray, variables: substitutionVariables, selfType: selfType,
+                schema: Item.sharedSchema,
+                environment: environment, options: options))
+    }
+
+    /// Whether `item` satisfies the rule (`NSPredicate.evaluate(with:)`), reading it in place.
+    ///
+    /// - Throws: The ``EvaluationError`` the rule raised, at its place in ``format``
+    ///   (``diagnostic(for:)`` renders it).
+    public func evaluate(with item: Item) throws(EvaluationError) -> Bool {
+        try compiled.machines.withMachine { (machine) throws(EvaluationError) in
+            try withUnsafePointer(to: item) { (pointer) throws(EvaluationError) in try machine.evaluate(item: pointer) }
+        }
+    }
+
+    /// Why the rule gives its answer for `item`: print
+    /// `rule.explain(item).text(source: rule.format)`.
+    public func explain(_ item: Item) -> Explanation { compiled.explain(.object(item)) }
+
+    /// The items that satisfy the rule, in order. An item whose evaluation fails is left out, as
+    /// an error hides an action; ``evaluate(_:)`` reports them. Arrays and array slices are read
+    /// where they are; other sequences are copied into an array first.
+    public func filter<Items: Sequence>(_ items: Items) -> [Item] where Items.Element == Item {
+        let slice = items as? ArraySlice<Item> ?? (items as? [Item] ?? Array(items))[...]
+        return matchingRows(slice).map { slice[slice.startIndex + $0] }
+    }
+
+    /// The positions of the items that satisfy the rule, in order, choosing the engine as
+    /// ``filter(_:)`` does: what to use over many large structs, whose copies cost more than
+    /// deciding the rule (a `FileProviderItem` holds dozens of references).
+    public func matchingIndices(in items: ArraySlice<Item>) -> [Int] {
+        matchingRows(items).map { items.startIndex + $0 }
+    }
+
+    /// The positions of the items that satisfy the rule, in order (see
+    /// the slice overload).
+    public func matchingIndices(in items: [Item]) -> [Int] { matchingRows(items[...]) }
+
+    /// Each item's answer, in order, and the items whose evaluation failed (their answer is
+    /// `false`): on the batch engine, on all cores, for ``batchThreshold`` items or more; on
+    /// the scalar VM in place for fewer.
+    public func evaluate(_ items: [Item]) -> (answers: [Bool], failures: [ItemFailure]) {
+        guard items.count >= Self.batchThreshold else {
+            return compiled.machines.withMachine { machine in machine.evaluate(items: items) }
+        }
+        let result = batchResult(items[...])
+        var answers = [Bool](repeating: false, count: items.count)
+        for row in result.matchingRows { answers[row] = true }
+        return (answers, result.errors.map { ItemFailure(index: $0.row, error: $0.error) })
+    }
+
+    /// The batch engine over columns built for this rule, on all cores.
+    private func batchResult(_ items: ArraySlice<Item>) -> BatchResult {
+        batch.evaluate(ColumnBatch(items: items, keyPaths: batch.columnKeyPaths), threads: BatchProgram.allCores)
+    }
+
+    /// The rows (offsets from the slice's start) that satisfy the rule. Fewer than
+    /// ``batchThreshold`` items run on the scalar VM, in place, on this thread. More run on all
+    /// cores: on the batch engine when every column it would build is a scalar stored in the item
+    /// (a load per row, and its kernels are the fastest there are), otherwise on the scalar VM in
+    /// place, a share of the items per core, because building columns of strings or nested values
+    /// costs more than the VM spends reading them where they are (see README, Embedding).
+    func matchingRows(_ items: ArraySlice<Item>) -> [Int] {
+        guard items.count >= Self.batchThreshold else {
+            var answers = [Bool](repeating: false, count: items.count)
+            compiled.machines.withMachine { machine in
+                items.withUnsafeBufferPointer { buffer in
+                    answers.withUnsafeMutableBufferPointer { out in _ = machine.evaluate(items: buffer, into: out) }
+                }
+            }
+            return answers.indices.filter { answers[$0] }
+        }
+        guard columnsAreStoredScalars else {
+            let answers = answersOnAllCores(items)
+            return answers.indices.filter { answers[$0] }
+        }
+        return batchResult(items).matchingRows
+    }
+
+    /// Whether every column the batch engine reads is a scalar field stored in `Item`.
+    private var columnsAreStoredScalars: Bool {
+        let paths = batch.columnKeyPaths
+        return !paths.isEmpty
+            && paths.allSatisfy { path in
+                guard path.count == 1, case .field(let field) = path[0] else { return false }
+                return field.schema.schema === Item.sharedSchema && Item.storedScalar(atSlot: field.slot) != nil
+            }
+    }
+
+    /// Each item's answer from the scalar VM, in place, the items split evenly across the cores.
+    private func answersOnAllCores(_ items: ArraySlice<Item>) -> [Bool] {
+        var answers = [Bool](repeating: false, count: items.count)
+        let parts = BatchProgram.allCores
+        let share = (items.count + parts - 1) / parts
+        items.withUnsafeBufferPointer { buffer in
+            answers.withUnsafeMutableBufferPointer { out in
+                // Each part reads and writes only its own range of the two buffers, which outlive
+                // `concurrentPerform`.
+                nonisolated(unsafe) let source = buffer
+                nonisolated(unsafe) let target = out
+                DispatchQueue.concurrentPerform(iterations: parts) { part in
+                    let range = min(part * share, source.count)..<min((part + 1) * share, source.count)
+                    guard !range.isEmpty else { return }
+                    compiled.machines.withMachine { machine in
+                        _ = machine.evaluate(
+                            items: UnsafeBufferPointer(rebasing: source[range]),
+                            into: UnsafeMutableBufferPointer(rebasing: target[range]))
+                    }
+                }
+            }
+        }
+        return answers
+    }
+}
+
+extension Rule where Item == Value {
+    /// Compiles `format` for any value (`SELF` of no fixed type): dictionaries from JSON,
+    /// ``Value/init(encoding:)`` of a `Codable` value, ``Value/init(_:)`` of a `[String: Any]`;
+    /// see ``Rule/init(_:_:substitutionVariables:environment:options:)``.
+    public init(
+        _ format: String, _ arguments: any ValueConvertible...,
+        substitutionVariables: [String: any ValueConvertible] = [:],
+        environment: EvaluationEnvironment = EvaluationEnvironment(), options: ParseOptions = ParseOptions()
+    ) throws(Diagnostic) {
+        self.init(
+            compiled: try CompiledRule(
+                format: format, arguments: arguments.map(\.predicateValue),
+                variables: substitutionVariables.mapValues(\.predicateValue), selfType: .any, schema: nil,
+                environment: environment,
+                options: options))
+    }
+
+    /// Whether `value` satisfies the rule.
+    ///
+    /// - Throws: The ``EvaluationError`` the rule raised, at its place in ``format``.
+    public func evaluate(with value: Value) throws(EvaluationError) -> Bool {
+        try compiled.machines.withMachine { (machine) throws(EvaluationError) in try machine.evaluate(on: value) }
+    }
+
+    /// Why the rule gives its answer for `value`.
+    public func explain(_ value: Value) -> Explanation { compiled.explain(value) }
+
+    /// Whether a `Codable` value satisfies the rule (dates stay dates: ``Value/init(encoding:)``).
+    ///
+    /// - Throws: The encoder's error, or the rule's ``EvaluationError``.
+    public func evaluate(with value: some Encodable) throws -> Bool {
+        try evaluate(with: Value(encoding: value))
+    }
+
+    /// Whether a Foundation dictionary satisfies the rule (`NSNumber` Booleans stay Booleans:
+    /// ``Value/init(_:)``).
+    ///
+    /// - Throws: ``ValueConversionError`` for a value of no predicate type, or the rule's
+    ///   ``EvaluationError``.
+    public func evaluate(with dictionary: [String: Any]) throws -> Bool {
+        try evaluate(with: Value(dictionary))
+    }
+
+    /// The values that satisfy the rule, in order (failed evaluations left out).
+    public func filter<Values: Sequence>(_ values: Values) -> [Value] where Values.Element == Value {
+        let rows = Array(values)
+        guard rows.count >= Rule.batchThreshold else { return rows.filter { (try? evaluate(with: $0)) == true } }
+        let result = batch.evaluate(rows, threads: BatchProgram.allCores)
+        return result.matchingRows.map { rows[$0] }
+    }
+}
+
+extension Sequence {
+    /// The elements that satisfy `rule`, in order: ``Rule/filter(_:)``.
+    public func filter(_ rule: Rule<Element>) -> [Element] where Element: KeyValueCoding { rule.filter(self) }
+
+    /// The values that satisfy `rule`, in order: ``Rule/filter(_:)``.
+    public func filter(_ rule: Rule<Value>) -> [Value] where Element == Value { rule.filter(self) }
+}
