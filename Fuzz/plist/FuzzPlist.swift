@@ -1,0 +1,49 @@
+import Foundation
+import PredicateActions
+import PredicateFileProvider
+import PredicateSemantics
+
+/// libFuzzer entry point: any bytes, as an `Info.plist`, through everything `predicate check`
+/// and `predicate actions` do with one: the checker (this package's XML reader, or Foundation's
+/// for binary and other forms), the action list, and its rules over a small selection. Nothing
+/// may crash or hang, and every finding with a line must point inside the file.
+///
+/// Binary property lists are reached two ways: the seeds include binary files for libFuzzer to
+/// mutate, and whatever Foundation reads in another form is written back as a binary plist and
+/// read again, so the binary path sees every structure the XML inputs reach. Findings are not
+/// compared between the two forms: the binary one has no lines, keeps no duplicate keys and
+/// sorts its keys, so they rightly differ.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzPlist(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    exercise(bytes, lines: bytes.lazy.filter { $0 == 0x0A }.count + 1)
+    if !bytes.starts(with: Array("bplist".utf8)),
+        let value = try? PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil),
+        let binary = try? PropertyListSerialization.data(fromPropertyList: value, format: .binary, options: 0)
+    {
+        exercise(Array(binary), lines: nil)
+    }
+    return 0
+}
+
+/// One file through the checker and the action list; `lines` is the file's line count, or `nil`
+/// when it is binary and no finding may have a line.
+private func exercise(_ bytes: [UInt8], lines: Int?) {
+    let check = InfoPlistCheck(propertyListBytes: bytes)
+    for finding in check.findings {
+        guard let line = finding.location.line else { continue }
+        let column = finding.location.column ?? 0
+        if lines.map({ !(1...$0).contains(line) }) ?? true || column < 1 {
+            print("a finding outside the file\n  finding: \(finding.message) at \(line):\(column)")
+            print("  lines:   \(lines.map { "\($0)" } ?? "none (binary)")\n  file:    \(bytes.prefix(400))")
+            abort()
+        }
+    }
+    guard let list = try? FileProviderActionList(propertyListBytes: bytes) else { return }
+    let items = [
+        FileProviderItem(itemIdentifier: "1", parentItemIdentifier: "root", filename: "Notes.txt"),
+        FileProviderItem(itemIdentifier: "2", parentItemIdentifier: "root", filename: "a.pdf"),
+    ]
+    _ = list.outcomes(
+        selectedItems: items, limits: EvaluationLimits(maximumSteps: 100_000, maximumPatternSteps: 1_000_000))
+}
