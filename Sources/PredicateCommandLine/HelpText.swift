@@ -53,9 +53,9 @@ enum HelpText {
     static let limits = """
         LIMITS
           A document read whole (--object, --items, --interaction, --expect, an Info.plist, from a
-          file or standard input) is at most \(maximumDocumentBytes >> 20) MiB, and a selection
-          (--items) at most \(grouped(maximumSelectionCount)) items; a larger one is an input error
-          (exit 2) before anything is evaluated. filter streams its lines and has no size limit.
+          file or standard input) is at most \(maximumDocumentBytes >> 20) MiB; a selection (--items) holds at most
+          \(grouped(maximumSelectionCount)) items. A larger one is an input error (exit 2) before anything is evaluated. filter
+          streams its lines and has no size limit.
         """
 
     /// `100000` as `100,000`.

@@ -146,7 +146,7 @@ import Testing
     func helpStatesTheInputLimits(_ subcommand: String) {
         let arguments = subcommand == "help" ? ["help"] : [subcommand, "--help"]
         let help = CommandLineTool().run(arguments: arguments).standardOutput
-        #expect(help.contains("is at most 32 MiB"), "\(subcommand)")
-        #expect(help.contains("at most 100,000 items"), "\(subcommand)")
+        #expect(help.contains("is at most 32 MiB;"), "\(subcommand)")
+        #expect(help.contains("holds at most\n  100,000 items."), "\(subcommand)")
     }
 }
