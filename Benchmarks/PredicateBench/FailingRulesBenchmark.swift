@@ -91,19 +91,7 @@ enum FailingRulesBenchmark {
 
     /// The median over the configured runs (after a warm-up) of nanoseconds per item.
     private static func nanosecondsPerItem(_ options: BenchmarkOptions, _ units: Int, _ body: () -> Int) -> Double {
-        var sink = body()
-        let clock = ContinuousClock()
-        var samples: [Double] = []
-        for _ in 0..<max(1, options.runs) {
-            let start = clock.now
-            sink &+= body()
-            let elapsed = clock.now - start
-            let nanoseconds = Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
-            samples.append(nanoseconds / Double(max(1, units)))
-        }
-        if sink == Int.min { print("") }  // keeps the work observable
-        samples.sort()
-        return samples[samples.count / 2]
+        Timing.onePassPerRun(runs: options.runs, units: units, body).median
     }
 
     private static func fail(_ message: String) -> Never {

@@ -51,6 +51,23 @@ struct Timing: Encodable {
     }
 }
 
+extension Timing {
+    /// Times `body` once per run, after a warm-up call, for work timed whole (a rule set over
+    /// every input): `runs` samples (at least one) of nanoseconds per unit. `body` returns a
+    /// count of what it found, kept so that the optimiser cannot drop the work.
+    static func onePassPerRun(runs: Int, units: Int, _ body: () -> Int) -> Timing {
+        var sink = body()
+        let clock = ContinuousClock()
+        let samples = (0..<max(1, runs)).map { _ in
+            let start = clock.now
+            sink &+= body()
+            return seconds(clock.now - start) * 1e9 / Double(max(1, units))
+        }
+        blackHole(sink)
+        return Timing(samples: samples)
+    }
+}
+
 /// Keeps a computed value alive so the optimiser cannot drop the work that produced it.
 @inline(never)
 func blackHole<T>(_ value: T) {

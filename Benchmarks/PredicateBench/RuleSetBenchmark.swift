@@ -78,18 +78,18 @@ enum RuleSetBenchmark {
             }
         }
         let runs = quick ? 1 : 5
-        let oneByOne = medianNanoseconds(runs: runs, units: inputs.count) {
+        let oneByOne = Timing.onePassPerRun(runs: runs, units: inputs.count) {
             var matches = 0
             for input in inputs {
                 for index in machines.indices where (try? machines[index].evaluate(on: input)) == true { matches += 1 }
             }
             return matches
-        }
-        let together = medianNanoseconds(runs: runs, units: inputs.count) {
+        }.median
+        let together = Timing.onePassPerRun(runs: runs, units: inputs.count) {
             var matches = 0
             for input in inputs { matches += setMachine.evaluateRules(on: input).mask.nonzeroBitCount }
             return matches
-        }
+        }.median
         print(
             column(name, width: 34) + column("\(rules.count)", width: 7) + column(oneByOne, width: 12)
                 + column(together, width: 12) + column(oneByOne / together, decimals: 2, width: 8))
@@ -98,23 +98,6 @@ enum RuleSetBenchmark {
     private static func fail(_ message: String) -> Never {
         FileHandle.standardError.write(Data("predicate-bench: rule sets: \(message)\n".utf8))
         exit(1)
-    }
-
-    /// The median over `runs` timed runs (after a warm-up) of nanoseconds per unit.
-    private static func medianNanoseconds(runs: Int, units: Int, _ body: () -> Int) -> Double {
-        var sink = body()
-        let clock = ContinuousClock()
-        var samples: [Double] = []
-        for _ in 0..<runs {
-            let start = clock.now
-            sink &+= body()
-            let elapsed = clock.now - start
-            let nanoseconds = Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9
-            samples.append(nanoseconds / Double(max(1, units)))
-        }
-        if sink == Int.min { print("") }  // keeps the work observable
-        samples.sort()
-        return samples.isEmpty ? .nan : samples[samples.count / 2]
     }
 
     private static func column(_ text: String, width: Int) -> String {

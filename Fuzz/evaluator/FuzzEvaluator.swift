@@ -1,4 +1,5 @@
 import Foundation
+import PredicateActions
 import PredicateBatch
 import PredicateInterpreter
 import PredicateSemantics
@@ -7,9 +8,11 @@ import PredicateVM
 import PredicateValue
 
 /// libFuzzer entry point: the input is a rule, a NUL byte and a JSON item (`SELF`). The rule runs
-/// through the reference interpreter, the scalar VM and the batch engine (the item in rows 0 and
-/// 2 of a three-row batch, between nil), unbound; all must give the same result, or errors of the
-/// same kind at the same place.
+/// through every engine, unbound: the reference interpreter, the scalar VM, the batch engine (the
+/// item in rows 0 and 2 of a three-row batch, between nil) and a rule set holding the rule twice
+/// (shared work, errors kept per rule); all must give the same result, or errors of the same kind
+/// at the same place. The seeds and the dictionary (`Fuzz/evaluator/dictionary`) lean on hostile
+/// `MATCHES` and `LIKE` patterns, whose budgets each engine must keep alike.
 ///
 /// A step-budget error on either side is not a disagreement between the interpreter and the VM:
 /// they count steps differently (nodes against instructions), so near the limit one may stop and
@@ -40,11 +43,12 @@ public func fuzzEvaluator(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var machine = VirtualMachine(program: program, environment: environment)
     let actual = Outcome { () throws(EvaluationError) in try machine.evaluate(on: object) }
     let batchOutcomes = coarseBatchOutcomes(program, object, environment)
-    for candidate in [actual] + batchOutcomes
+    let ruleSetOutcomes = coarseRuleSetOutcomes(rule, object, environment)
+    for candidate in [actual] + batchOutcomes + ruleSetOutcomes
     where expected != candidate && !expected.isBudget && !candidate.isBudget {
         print("engines disagree\n  rule:        \(rule.debugDescription)")
         print("  object:      \(object)\n  interpreter: \(expected)\n  VM:          \(actual)")
-        print("  batch:       \(batchOutcomes)")
+        print("  batch:       \(batchOutcomes)\n  rule set:    \(ruleSetOutcomes)")
         abort()
     }
     let tiny = EvaluationEnvironment(limits: EvaluationLimits(maximumSteps: 60, maximumPatternSteps: 40))
@@ -67,6 +71,27 @@ private func coarseBatchOutcomes(_ program: Program, _ object: Value, _ environm
     return [0, 2].map { row in
         batch.errors.first { $0.row == row }.map { Outcome.error($0.error.kind, $0.error.range) }
             ?? .value(batch.matches(row))
+    }
+}
+
+/// The answers of a rule set of `[rule, rule]` for `object`: each rule's bit, or its error (or the
+/// whole program's, rule -1) with the range made relative to the rule whose text it points into
+/// (shared work may report a sub-tree of rule 1 at rule 0's copy). Empty when the rule set is
+/// refused (it has the compiler's limits, twice the rule).
+private func coarseRuleSetOutcomes(_ rule: String, _ object: Value, _ environment: EvaluationEnvironment) -> [Outcome] {
+    guard let ruleSet = try? RuleSet(rules: [rule, rule]) else { return [] }
+    var evaluator = ruleSet.makeEvaluator(environment: environment)
+    let answer = evaluator.evaluate(on: object)
+    let layout = RuleSetSource(sources: ruleSet.rules)
+    return [0, 1].map { index in
+        guard let failure = answer.errors.first(where: { $0.rule == index || $0.rule == -1 }) else {
+            return .value(answer.isSatisfied(index))
+        }
+        let range = failure.error.range.map { range -> SourceRange in
+            let start = layout.rule(containing: range.lowerBound).map { range.lowerBound - $0.offset } ?? 0
+            return SourceRange(range.lowerBound - start, range.upperBound - start)
+        }
+        return .error(failure.error.kind, range)
     }
 }
 

@@ -54,6 +54,27 @@ enum HelpText {
         }
     }
 
+    /// The input limits (issue 18), from the constants that enforce them, for every subcommand
+    /// that reads a document or a selection.
+    static let limits = """
+        LIMITS
+          A document read whole (--object, --items, --interaction, --expect, an Info.plist, from a
+          file or standard input) is at most \(maximumDocumentBytes >> 20) MiB; a selection (--items) holds at most
+          \(grouped(maximumSelectionCount)) items. A larger one is an input error (exit 2) before anything is evaluated. filter
+          streams its lines and has no size limit.
+        """
+
+    /// `100000` as `100,000`.
+    static func grouped(_ number: Int) -> String {
+        var digits = Array(String(number))
+        var index = digits.count - 3
+        while index > 0 {
+            digits.insert(",", at: index)
+            index -= 3
+        }
+        return String(digits)
+    }
+
     static let main = """
         predicate - parse, print and evaluate NSPredicate format strings
 
@@ -96,6 +117,8 @@ enum HelpText {
           1  the rule is false, findings were reported, or nothing was shown or matched
           2  usage error, input error, or a rule that does not parse
         Each subcommand's --help gives its own.
+
+        \(limits)
 
         Diagnostics go to standard error. Each stream is coloured only when it is a terminal and
         NO_COLOR is not set; eval, check, actions, explain and sql take --json for
@@ -214,6 +237,8 @@ enum HelpText {
                              (the reference interpreter, which defines the meaning).
           --strict           Reject unparenthesised mixes of AND and OR instead of warning.
           -h, --help         Show this help.
+
+        \(limits)
         """
 
     static let disasm = """
@@ -318,6 +343,8 @@ enum HelpText {
           1  findings at that level (by default, errors, including a rule that does not parse)
           2  usage error, or a file that cannot be read (the other files are still checked and
              reported)
+
+        \(limits)
         """
 
     static let actions = """
@@ -398,6 +425,8 @@ enum HelpText {
           0  at least one action is shown, or one interaction matched (with --expect: as expected)
           1  no action is shown and no interaction matched (with --expect: a difference)
           2  usage error, or an Info.plist, items or interaction file that cannot be read
+
+        \(limits)
         """
 
     static let filter = """
@@ -476,6 +505,8 @@ enum HelpText {
           1  the rule is false
           2  usage or input error, a rule that does not parse, or an evaluation error (the tree
              shows where; standard error shows it with a caret)
+
+        \(limits)
         """
 
     static let sql = """

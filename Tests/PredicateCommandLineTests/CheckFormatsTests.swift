@@ -169,7 +169,7 @@ import Testing
 @Test func builtToolChecksForXcodeAndCI() throws {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
-    let tool = root.appendingPathComponent(".build/debug/predicate")
+    let tool = builtTool(root: root)
     try #require(FileManager.default.isExecutableFile(atPath: tool.path), "build the tool first: swift build")
     func run(_ arguments: [String], input: Data? = nil) throws -> (Int32, String) {
         let process = Process()

@@ -90,7 +90,7 @@ func everySubcommandDocumentsItsExitCodes(subcommand: String) {
 @Test func builtToolWritesNoColourWhenPiped() throws {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
-    let tool = root.appendingPathComponent(".build/debug/predicate")
+    let tool = builtTool(root: root)
     try #require(FileManager.default.isExecutableFile(atPath: tool.path), "build the tool first: swift build")
     let process = Process()
     process.executableURL = tool

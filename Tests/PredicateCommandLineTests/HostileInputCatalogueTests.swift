@@ -157,4 +157,14 @@ import Testing
         #expect(result.exitCode == hostile.exitCode)
         #expect(first == hostile.message)
     }
+
+    /// The limits these inputs hit are documented where users look: the main help and that of
+    /// every subcommand that reads a document or a selection.
+    @Test(arguments: ["help", "eval", "explain", "actions", "check"])
+    func helpStatesTheInputLimits(_ subcommand: String) {
+        let arguments = subcommand == "help" ? ["help"] : [subcommand, "--help"]
+        let help = CommandLineTool().run(arguments: arguments).standardOutput
+        #expect(help.contains("is at most 32 MiB;"), "\(subcommand)")
+        #expect(help.contains("holds at most\n  100,000 items."), "\(subcommand)")
+    }
 }
