@@ -4,9 +4,9 @@ import PredicateFileProvider
 import PredicateSemantics
 
 /// libFuzzer entry point: any bytes, as an `Info.plist`, through everything `predicate check`
-/// and `predicate actions` do with one: the checker (this package's XML reader, or Foundation's
-/// for binary and other forms), the action list, and its rules over a small selection. Nothing
-/// may crash or hang, and every finding with a line must point inside the file.
+/// and `predicate actions` do with one: the checker (this package's XML and binary readers, or
+/// Foundation's for the UTF-16 and OpenStep forms), the action list, and its rules over a small
+/// selection. Nothing may crash or hang, and every finding with a line must point inside the file.
 ///
 /// Binary property lists are reached two ways: the seeds include binary files for libFuzzer to
 /// mutate, and whatever Foundation reads in another form is written back as a binary plist and

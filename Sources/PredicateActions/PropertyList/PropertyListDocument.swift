@@ -21,7 +21,8 @@ public struct PropertyListError: Error, Hashable, Sendable, CustomStringConverti
 }
 
 /// A property list read with positions: XML by this package's own reader (lines and columns for
-/// every value, inside strings too), binary and OpenStep forms by Foundation (key paths only).
+/// every value, inside strings too), binary by its own reader too (key paths only), and the rare
+/// UTF-16 and OpenStep text forms by Foundation (key paths only).
 struct PropertyListDocument: Sendable {
     let root: PropertyListNode
     /// `nil` for a binary property list, which has no lines.
@@ -36,8 +37,12 @@ struct PropertyListDocument: Sendable {
         }
         guard !bytes.isEmpty else { throw PropertyListError("the file is empty: not a property list") }
         if bytes.starts(with: Array("bplist".utf8)) {
-            root = try Self.foundationRoot(
-                bytes, what: "the file starts as a binary property list (bplist) but is truncated or corrupt")
+            do throws(BinaryPropertyListError) {
+                root = try BinaryPropertyListReader.read(bytes)
+            } catch {
+                throw PropertyListError(
+                    "the file starts as a binary property list (bplist) but is truncated or corrupt: \(error.message)")
+            }
             lines = nil
             return
         }
