@@ -36,9 +36,9 @@ enum Subcommand: String, CaseIterable {
     var valuedOptions: Set<String> {
         switch self {
         case .format, .disasm: return ["--args"]
-        case .eval: return ["--args", "--vars", "--object", "--engine"]
+        case .eval: return ["--args", "--vars", "--object", "--engine", "--max-steps"]
         case .actions: return ["--items", "--interaction", "--expect", "--max-steps"]
-        case .filter: return ["--items", "--chunk-size", "--args"]
+        case .filter: return ["--items", "--chunk-size", "--args", "--max-steps"]
         case .explain: return ["--object", "--items", "--args", "--vars", "--max-steps"]
         case .check: return ["--context", "--format", "--fail-on"]
         case .sql: return ["--dialect", "--mapping", "--args"]

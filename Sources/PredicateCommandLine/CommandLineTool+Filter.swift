@@ -1,4 +1,5 @@
 import PredicateBatch
+import PredicateSemantics
 import PredicateSyntax
 import PredicateVM
 import PredicateValue
@@ -43,7 +44,8 @@ extension Session {
             return 2
         }
         let origin = itemsSource == "-" ? "--items (standard input)" : "--items '\(itemsSource)'"
-        var streamer = FilterStreamer(program: program, chunkSize: chunkSize, origin: origin)
+        let environment = EvaluationEnvironment(limits: try stepLimits(arguments, for: .filter))
+        var streamer = FilterStreamer(program: program, environment: environment, chunkSize: chunkSize, origin: origin)
         streamer.countOnly = arguments.has("--count")
         do throws(CommandLineIOError) {
             if itemsSource == "-" {
@@ -86,8 +88,8 @@ struct FilterStreamer {
     private var values: [Value] = []
     private var lineNumber = 0
 
-    init(program: Program, chunkSize: Int, origin: String) {
-        self.program = BatchProgram(program)
+    init(program: Program, environment: EvaluationEnvironment, chunkSize: Int, origin: String) {
+        self.program = BatchProgram(program, environment: environment)
         self.chunkSize = chunkSize
         self.origin = origin
         lines.reserveCapacity(chunkSize)

@@ -8,9 +8,11 @@ import PredicateValue
 /// an evaluator plugs into `predicate eval`.
 ///
 /// Return the predicate's truth value, or throw for an evaluation error (an unknown key, values
-/// that cannot be ordered, …); the error's description becomes the reported message.
+/// that cannot be ordered, a spent step budget, …); the error's description becomes the reported
+/// message. `limits` are the run's (`--max-steps` sets ``EvaluationLimits/maximumSteps``).
 public typealias PredicateEvaluator =
-    @Sendable (_ predicate: PredicateNode, _ object: Value, _ variables: [String: Value]) throws -> Bool
+    @Sendable (_ predicate: PredicateNode, _ object: Value, _ variables: [String: Value], _ limits: EvaluationLimits)
+    throws -> Bool
 
 /// An evaluation failure as a diagnostic: `line:column: error: message` with a caret under the
 /// failing sub-expression when the evaluator reported where it failed.
@@ -21,13 +23,15 @@ func evaluationDiagnostic(_ error: any Error, source: String) -> Diagnostic {
 }
 
 /// The reference interpreter as the tool's evaluator.
-public let interpreterEvaluator: PredicateEvaluator = { predicate, object, variables in
-    try Interpreter().evaluate(predicate, on: object, variables: variables)
+public let interpreterEvaluator: PredicateEvaluator = { predicate, object, variables, limits in
+    try Interpreter(environment: EvaluationEnvironment(limits: limits)).evaluate(
+        predicate, on: object, variables: variables)
 }
 
 /// The bytecode VM as the tool's evaluator: compile, then run.
-public let virtualMachineEvaluator: PredicateEvaluator = { predicate, object, variables in
-    try Compiler.compile(predicate).evaluate(on: object, variables: variables)
+public let virtualMachineEvaluator: PredicateEvaluator = { predicate, object, variables, limits in
+    try Compiler.compile(predicate).evaluate(
+        on: object, variables: variables, environment: EvaluationEnvironment(limits: limits))
 }
 
 /// What a run of the tool produced, for runs with in-memory streams.
@@ -347,8 +351,9 @@ struct Session<Input: CommandLineInput, Output: CommandLineOutput, ErrorOutput: 
             return 2
         }
         let json = arguments.has("--json")
+        let limits = try stepLimits(arguments, for: .eval)
         do {
-            let result = try evaluator(parsed.predicate, object, variables)
+            let result = try evaluator(parsed.predicate, object, variables, limits)
             if json {
                 output.write(JSON.object([("result", .bool(result)), ("error", .null)]).serialized + "\n")
             } else {
@@ -356,7 +361,9 @@ struct Session<Input: CommandLineInput, Output: CommandLineOutput, ErrorOutput: 
             }
             return result ? 0 : 1
         } catch {
-            let diagnostic = evaluationDiagnostic(error, source: rule)
+            let found = evaluationDiagnostic(error, source: rule)
+            let diagnostic = Diagnostic(
+                .evaluationFailed(Self.withStepsHint(found.message)), range: found.range, source: rule)
             if json {
                 let members: [(key: String, value: JSON)] = [
                     ("result", .null), ("error", .string(diagnostic.message)),
@@ -380,7 +387,8 @@ struct Session<Input: CommandLineInput, Output: CommandLineOutput, ErrorOutput: 
         for option in ["--args", "--vars", "--object"] where arguments.has(option) {
             throw UsageError(message: "\(option) cannot be used with --jsonl", subcommand: .eval)
         }
-        let processor = JSONLinesProcessor(options: options, evaluator: try engine(arguments))
+        let processor = JSONLinesProcessor(
+            options: options, evaluator: try engine(arguments), limits: try stepLimits(arguments, for: .eval))
         // The input moves into a local so the line callback can write to `self.output` without
         // overlapping access to `self`.
         var input = self.input

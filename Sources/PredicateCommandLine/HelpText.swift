@@ -7,8 +7,8 @@ enum HelpText {
         case .eval:
             return """
                 usage: predicate eval <rule> [--object FILE|-] [--args JSON-ARRAY] [--vars JSON-OBJECT] [--strict]
-                                      [--engine vm|interpreter]
-                       predicate eval --jsonl [--strict] [--engine vm|interpreter] < cases.jsonl
+                                      [--engine vm|interpreter] [--max-steps N]
+                       predicate eval --jsonl [--strict] [--engine vm|interpreter] [--max-steps N] < cases.jsonl
                 """
         case .disasm: return "usage: predicate disasm <rule> [--args JSON-ARRAY] [--expression] [--strict]"
         case .check:
@@ -23,7 +23,10 @@ enum HelpText {
                        predicate actions <Info.plist|-> --interaction FILE|- [--explain] [--expect FILE|-] [--json]
                 """
         case .filter:
-            return "usage: predicate filter <rule> --items FILE.jsonl|- [--count] [--chunk-size N] [--args JSON-ARRAY]"
+            return """
+                usage: predicate filter <rule> --items FILE.jsonl|- [--count] [--chunk-size N] [--args JSON-ARRAY]
+                                        [--max-steps N]
+                """
         case .explain:
             return """
                 usage: predicate explain <rule> [--object FILE|- | --items FILE|-] [--vars JSON-OBJECT] [--args JSON-ARRAY]
@@ -160,8 +163,8 @@ enum HelpText {
 
         USAGE
           predicate eval <rule> [--object FILE|-] [--args JSON-ARRAY] [--vars JSON-OBJECT] [--strict]
-                                [--engine vm|interpreter] [--json]
-          predicate eval --jsonl [--strict] [--engine vm|interpreter] < cases.jsonl
+                                [--engine vm|interpreter] [--max-steps N] [--json]
+          predicate eval --jsonl [--strict] [--engine vm|interpreter] [--max-steps N] < cases.jsonl
 
         SINGLE RULE
           Parses <rule> and evaluates it against the object read as JSON from FILE (or from
@@ -235,6 +238,8 @@ enum HelpText {
           --json             Write the single rule's result as JSON (see above).
           --engine NAME      vm (the default: compile to bytecode and run it) or interpreter
                              (the reference interpreter, which defines the meaning).
+          --max-steps N      The evaluation step limit of the rule, or of each case with --jsonl
+                             (default 10,000,000): lower it to stop a costly rule sooner.
           --strict           Reject unparenthesised mixes of AND and OR instead of warning.
           -h, --help         Show this help.
 
@@ -434,6 +439,7 @@ enum HelpText {
 
         USAGE
           predicate filter <rule> --items FILE.jsonl|- [--count] [--chunk-size N] [--args JSON-ARRAY]
+                                  [--max-steps N]
 
         Reads FILE.jsonl (standard input for -), one JSON value a line (usually an object of an
         item's properties, SELF for the rule), and writes every line the rule matches, unchanged
@@ -446,6 +452,8 @@ enum HelpText {
           --count            Print only the number of matching lines.
           --chunk-size N     Lines evaluated together (default 16384).
           --args JSON-ARRAY  Values for format specifiers (%@, %K, ...) in the rule.
+          --max-steps N      The evaluation step limit of each line (default 10,000,000): a line
+                             whose rule spends it does not match, like any line that fails.
           --strict           Make parser warnings errors.
           -h, --help         Show this help.
 

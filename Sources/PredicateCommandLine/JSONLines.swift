@@ -69,6 +69,8 @@ struct LineReader {
 struct JSONLinesProcessor {
     let options: ParseOptions
     let evaluator: PredicateEvaluator?
+    /// The limits of every case (`--max-steps`).
+    var limits = EvaluationLimits()
 
     /// The result line for one input line, without its line feed.
     func process(_ line: UnsafeBufferPointer<UInt8>) -> String {
@@ -162,7 +164,7 @@ struct JSONLinesProcessor {
         let format = parsed.predicate.format
         guard let evaluator else { return Self.resultLine(id: id, parsed: true, format: format) }
         do {
-            let result = try evaluator(parsed.predicate, testCase.object, testCase.variables)
+            let result = try evaluator(parsed.predicate, testCase.object, testCase.variables, limits)
             return Self.resultLine(id: id, parsed: true, format: format, result: result)
         } catch {
             // The language's own errors point into the rule; anything else is passed on as it is.

@@ -166,7 +166,7 @@ func countsLines(input: String, count: Int) {
     }
     // A stand-in evaluator that only checks the plumbing: the object and variables arrive
     // converted, results and thrown errors come out in the right keys.
-    let tool = CommandLineTool { predicate, object, variables in
+    let tool = CommandLineTool { predicate, object, variables, _ in
         guard case .dictionary(let dictionary) = object else { throw Unsupported() }
         return dictionary["ok"] == .bool(true) && variables["v"] == .date(secondsSinceReferenceDate: 1)
             && variables["$date"] == .int(2)
@@ -285,7 +285,7 @@ func formatInputErrors(arguments: [String], message: String) {
 }
 
 @Test func evalUsesTheEvaluatorHook() {
-    let tool = CommandLineTool { _, object, variables in
+    let tool = CommandLineTool { _, object, variables, _ in
         object == .dictionary(["a": .int(1)]) && variables == ["v": .string("x")]
     }
     let yes = run(["eval", "a == 1", "--object", "-", "--vars", #"{"v":"x"}"#], input: #"{"a":1}"#, tool: tool)
@@ -307,7 +307,7 @@ func formatInputErrors(arguments: [String], message: String) {
     #expect(text.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) } == text.count)
     close(descriptor)
     defer { unlink(path) }
-    let tool = CommandLineTool { _, object, _ in object == .dictionary(["bytes": .int(5)]) }
+    let tool = CommandLineTool { _, object, _, _ in object == .dictionary(["bytes": .int(5)]) }
     #expect(run(["eval", "bytes == 5", "--object", path], tool: tool).exitCode == 0)
     let missing = run(["eval", "bytes == 5", "--object", path + ".missing"], tool: tool)
     #expect(missing.exitCode == 2)

@@ -86,10 +86,29 @@ import Testing
             exitCode: 2, message: "predicate: error: " + tooLarge),
         .init(name: "eval: 200 parentheses", arguments: ["eval", deepRule], exitCode: 2, message: tooDeep),
         .init(name: "eval: a rule over 1 MiB", arguments: ["eval", longRule], exitCode: 2, message: tooLong),
+        .init(
+            name: "eval: six nested SUBQUERYs", arguments: ["eval", six, "--object", "-", "--max-steps", "100000"],
+            input: twenty, exitCode: 2, message: stepsHint),
+        .init(
+            name: "eval --engine interpreter: six nested SUBQUERYs",
+            arguments: ["eval", six, "--object", "-", "--max-steps", "100000", "--engine", "interpreter"],
+            input: twenty, exitCode: 2, message: stepsHint),
+        .init(
+            name: "eval --jsonl: six nested SUBQUERYs", arguments: ["eval", "--jsonl", "--max-steps", "100000"],
+            input: Array(#"{"predicate": "\#(six)", "object": \#(String(decoding: twenty, as: UTF8.self))}"#.utf8),
+            exitCode: 0,
+            message: #"{"id":null,"parsed":true,"format":"\#(six)","result":null,"error":"1:1: error: \#(steps)"}"#),
+        .init(
+            name: "eval: --max-steps 0", arguments: ["eval", "TRUEPREDICATE", "--max-steps", "0"], exitCode: 2,
+            message: "predicate: error: --max-steps needs a positive integer, got '0'"),
         // filter
         .init(
             name: "filter: a line nested 100,000 deep", arguments: ["filter", "a == 1", "--items", "-"],
             input: deepJSON, exitCode: 2, message: "predicate: error: --items (standard input): line 1: " + jsonDepth),
+        .init(
+            name: "filter: six nested SUBQUERYs drop the line",
+            arguments: ["filter", six, "--items", "-", "--count", "--max-steps", "100000"], input: twenty, exitCode: 1,
+            message: "0"),
         .init(
             name: "filter: 200 parentheses", arguments: ["filter", deepRule, "--items", "-"], exitCode: 2,
             message: tooDeep),
@@ -151,7 +170,8 @@ import Testing
     ]
 
     @Test(arguments: cases) func hostileInputGetsItsOwnError(_ hostile: Case) {
-        let result = CommandLineTool().run(arguments: hostile.arguments, standardInput: hostile.input)
+        let tool = CommandLineTool(evaluator: virtualMachineEvaluator, interpreter: interpreterEvaluator)
+        let result = tool.run(arguments: hostile.arguments, standardInput: hostile.input)
         let text = result.standardError.isEmpty ? result.standardOutput : result.standardError
         let first = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
         #expect(result.exitCode == hostile.exitCode)
