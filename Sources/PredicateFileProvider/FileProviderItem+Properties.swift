@@ -171,7 +171,11 @@ extension FileProviderItem {
         switch value {
         case .string(let name):
             guard let bits = capabilityNames.first(where: { $0.name == name })?.bits else {
-                let suggestion = DidYouMean.suggestion(for: name, among: capabilityNames.map(\.name))
+                // Apple's names all start with `allows`: `reading` and `Writing` mean those.
+                let prefixed = "allows" + name.prefix(1).uppercased() + name.dropFirst()
+                let suggestion =
+                    capabilityNames.first { $0.name.lowercased() == prefixed.lowercased() }?.name
+                    ?? DidYouMean.suggestion(for: name, among: capabilityNames.map(\.name))
                 throw FileProviderItemError(
                     key: key,
                     message: "'\(name)' is not a capability" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))

@@ -68,9 +68,13 @@ func unknownPropertiesSuggestTheNearest(_ key: String, _ message: String) {
     #expect(error?.message == message)
 }
 
-@Test func misspeltCapabilityNameSuggestsTheNearest() {
+@Test(arguments: [
+    ("allowsRenamin", "allowsRenaming"), ("reading", "allowsReading"), ("Writing", "allowsWriting"),
+    ("trashing", "allowsTrashing"),
+])
+func misspeltCapabilityNameSuggestsTheNearest(_ name: String, _ suggestion: String) {
     let error = #expect(throws: FileProviderItemError.self) {
-        try FileProviderItem(properties: ["capabilities": .string("allowsRenamin")])
+        try FileProviderItem(properties: ["capabilities": .string(name)])
     }
-    #expect(error?.message == "'allowsRenamin' is not a capability; did you mean 'allowsRenaming'?")
+    #expect(error?.message == "'\(name)' is not a capability; did you mean '\(suggestion)'?")
 }
