@@ -280,14 +280,16 @@ extension Session {
     mutating func selection(from source: String) throws(CommandLineIOError) -> [FileProviderItem] {
         let bytes = source == "-" ? try readAll(from: &input) : try readFile(atPath: source)
         let origin = source == "-" ? "--items (standard input)" : "--items '\(source)'"
-        guard case .array(let elements) = try value(ofJSON: bytes, from: origin, expecting: "array") else {
+        // Checked while the JSON is read, before the items are built: each is far larger than
+        // its JSON, and a rule over a huge selection (explain records every element it visits)
+        // would run on and on.
+        let tooMany = "more than \(maximumSelectionCount) items; a selection holds at most \(maximumSelectionCount)"
+        guard
+            case .array(let elements) = try value(
+                ofJSON: bytes, from: origin, expecting: "array", maximumElements: maximumSelectionCount,
+                tooMany: tooMany)
+        else {
             return []
-        }
-        // Checked before the items are built: each is far larger than its JSON, and a rule over
-        // a huge selection (explain records every element it visits) would run on and on.
-        guard elements.count <= maximumSelectionCount else {
-            throw CommandLineIOError(
-                "\(origin): \(elements.count) items; a selection holds at most \(maximumSelectionCount)")
         }
         var items: [FileProviderItem] = []
         items.reserveCapacity(elements.count)

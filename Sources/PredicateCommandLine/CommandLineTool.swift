@@ -441,13 +441,17 @@ struct Session<Input: CommandLineInput, Output: CommandLineOutput, ErrorOutput: 
     }
 
     /// Parses and converts JSON from an option, checking its top-level type.
+    /// The JSON document in `bytes` as a value; `maximumElements` bounds a root array (see
+    /// `JSON.parse`), and `tooMany` is the error for one that holds more.
     func value(
-        ofJSON bytes: [UInt8], from origin: String, expecting type: String?
+        ofJSON bytes: [UInt8], from origin: String, expecting type: String?, maximumElements: Int = .max,
+        tooMany: String = ""
     ) throws(CommandLineIOError) -> Value {
         let json: JSON
         do throws(JSONParseError) {
-            json = try JSON.parse(bytes)
+            json = try JSON.parse(bytes, maximumRootElements: maximumElements)
         } catch {
+            if error.exceedsRootElementLimit { throw CommandLineIOError("\(origin): \(tooMany)") }
             throw CommandLineIOError("\(origin): invalid JSON: \(error)")
         }
         if let type, json.typeName != type {

@@ -254,7 +254,8 @@ import Testing
         .init("plain text", .propertyList(Array("hello".utf8)), "the property list is not a dictionary"),
         .init(
             "truncated binary plist", .propertyList(Array("bplist00".utf8) + [0xD1, 0x01]),
-            "the file starts as a binary property list (bplist) but is truncated or corrupt"),
+            "the file starts as a binary property list (bplist) but is truncated or corrupt: shorter than a header and a trailer"
+        ),
         .init("array at the top", .propertyList(plist("<array/>")), "the property list is not a dictionary"),
         .init("no NSExtension", .propertyList(plist("<dict/>")), "the property list has no NSExtension dictionary"),
         .init(

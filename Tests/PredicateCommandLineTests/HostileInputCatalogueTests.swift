@@ -68,7 +68,7 @@ import Testing
         .init(
             name: "explain --items: 100,001 items", arguments: ["explain", "TRUEPREDICATE", "--items", "-"],
             input: items100001, exitCode: 2,
-            message: "predicate: error: --items (standard input): 100001 items; a selection holds at most 100000"),
+            message: "predicate: error: --items (standard input): more than 100000 items; a selection holds at most 100000"),
         .init(
             name: "explain: JSON nested 100,000 deep", arguments: ["explain", "a == 1", "--object", "-"],
             input: deepJSON, exitCode: 2, message: "predicate: error: --object (standard input): " + jsonDepth),
@@ -143,7 +143,7 @@ import Testing
         .init(
             name: "actions --items: 100,001 items", arguments: ["actions", plist, "--items", "-"], input: items100001,
             exitCode: 2,
-            message: "predicate: error: --items (standard input): 100001 items; a selection holds at most 100000"),
+            message: "predicate: error: --items (standard input): more than 100000 items; a selection holds at most 100000"),
         // format and disasm
         .init(name: "format: 200 parentheses", arguments: ["format", deepRule], exitCode: 2, message: tooDeep),
         .init(name: "format: a rule over 1 MiB", arguments: ["format", longRule], exitCode: 2, message: tooLong),

@@ -317,3 +317,30 @@ func roundTripsValues(value: Value) throws {
     #expect(json["missing"] == nil)
     #expect(JSON.array([])["a"] == nil)
 }
+
+/// A root array may be bounded: the reader stops at the comma that starts the element past the
+/// limit, without reading the rest (a huge selection is refused in memory for its first part);
+/// nested arrays are not counted, and a malformed text is still a plain syntax error.
+@Test func rootElementsAreLimitedWhenAsked() throws {
+    #expect(
+        try JSON.parse(Array("[1, 2, 3]".utf8), maximumRootElements: 3)
+            == .array([number("1"), number("2"), number("3")]))
+    #expect(
+        try JSON.parse(Array("[[1, 2, 3, 4]]".utf8), maximumRootElements: 1)
+            == .array([.array((1...4).map { number("\($0)") })]))
+    do throws(JSONParseError) {
+        // The rest after the limit is not even valid JSON: it is never read.
+        _ = try JSON.parse(Array("[1, 2, 3, 4, x".utf8), maximumRootElements: 3)
+        Issue.record("parsed four elements with a limit of three")
+    } catch {
+        #expect(error.message == "the array holds more than 3 elements")
+        #expect(error.offset == 9)
+        #expect(error.exceedsRootElementLimit)
+    }
+    do throws(JSONParseError) {
+        _ = try JSON.parse(Array("[1, 2 x".utf8), maximumRootElements: 3)
+        Issue.record("parsed a malformed array")
+    } catch {
+        #expect(!error.exceedsRootElementLimit)
+    }
+}

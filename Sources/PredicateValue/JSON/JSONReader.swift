@@ -11,6 +11,9 @@ public struct JSONParseError: Error, Hashable, Sendable, CustomStringConvertible
     public let column: Int
     /// The 0-based UTF-8 byte offset of the offending byte.
     public let offset: Int
+    /// Whether the text is refused only because its root array holds more elements than the
+    /// caller allowed (`maximumRootElements`), rather than because it is malformed.
+    public var exceedsRootElementLimit = false
 
     /// Creates an error at a given position.
     public init(message: String, line: Int, column: Int, offset: Int) {
@@ -44,12 +47,15 @@ extension JSON {
     ///   - maximumDepth: The most arrays and objects that may be open at once.
     /// - Returns: The document.
     /// - Throws: A ``JSONParseError`` naming the first problem and its position.
+    ///   - maximumRootElements: The most elements a root array may hold: a larger one is refused
+    ///     as soon as its next element starts, before the rest is read, so that a caller with a
+    ///     limit on the count (a selection of items) never holds the whole document.
     public static func parse(
-        _ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth
+        _ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth, maximumRootElements: Int = .max
     ) throws(JSONParseError) -> JSON {
         let result = bytes.withUnsafeBufferPointer { buffer in
             Result { () throws(JSONParseError) -> JSON in
-                var reader = JSONReader(buffer, maximumDepth: maximumDepth)
+                var reader = JSONReader(buffer, maximumDepth: maximumDepth, maximumRootElements: maximumRootElements)
                 return try reader.parseDocument()
             }
         }
@@ -66,7 +72,7 @@ extension JSON {
     public static func parse(
         _ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int = defaultMaximumDepth
     ) throws(JSONParseError) -> JSON {
-        var reader = JSONReader(bytes, maximumDepth: maximumDepth)
+        var reader = JSONReader(bytes, maximumDepth: maximumDepth, maximumRootElements: .max)
         return try reader.parseDocument()
     }
 
@@ -98,11 +104,13 @@ struct JSONReader {
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private let maximumDepth: Int
+    private let maximumRootElements: Int
     private var index = 0
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
+    init(_ bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int, maximumRootElements: Int) {
         self.bytes = bytes
         self.maximumDepth = maximumDepth
+        self.maximumRootElements = maximumRootElements
     }
 
     mutating func parseDocument() throws(JSONParseError) -> JSON {
@@ -181,6 +189,12 @@ struct JSONReader {
                 } else {
                     stack[top].elements.append(value)
                     if next == UInt8(ascii: ",") {
+                        if top == 0, stack[top].elements.count >= maximumRootElements {
+                            var refusal = error(
+                                "the array holds more than \(maximumRootElements) elements", at: index + 1)
+                            refusal.exceedsRootElementLimit = true
+                            throw refusal
+                        }
                         index += 1
                         break
                     } else if next == UInt8(ascii: "]") {
