@@ -40,6 +40,8 @@ import Testing
     static let longRule = "a == '" + repeated("x", 1 << 20) + "'"
     static let steps = "evaluation stopped after 100,000 steps, the limit; the rule does too much work for this input"
     static let stepsHint = "1:1: error: " + steps + " (raise it with --max-steps)"
+    static let tooMany =
+        "predicate: error: --items (standard input): more than 100000 items; a selection holds at most 100000"
     static let tooDeep = "1:129: error: rule is nested too deeply (the limit is 128 levels)"
     static let tooLong = "1:1: error: rule is 1048583 bytes long; the limit is 1048576"
     static let tooLarge = "the input is larger than 32 MiB, the limit for one document"
@@ -68,7 +70,7 @@ import Testing
         .init(
             name: "explain --items: 100,001 items", arguments: ["explain", "TRUEPREDICATE", "--items", "-"],
             input: items100001, exitCode: 2,
-            message: "predicate: error: --items (standard input): more than 100000 items; a selection holds at most 100000"),
+            message: tooMany),
         .init(
             name: "explain: JSON nested 100,000 deep", arguments: ["explain", "a == 1", "--object", "-"],
             input: deepJSON, exitCode: 2, message: "predicate: error: --object (standard input): " + jsonDepth),
@@ -143,7 +145,7 @@ import Testing
         .init(
             name: "actions --items: 100,001 items", arguments: ["actions", plist, "--items", "-"], input: items100001,
             exitCode: 2,
-            message: "predicate: error: --items (standard input): more than 100000 items; a selection holds at most 100000"),
+            message: tooMany),
         // format and disasm
         .init(name: "format: 200 parentheses", arguments: ["format", deepRule], exitCode: 2, message: tooDeep),
         .init(name: "format: a rule over 1 MiB", arguments: ["format", longRule], exitCode: 2, message: tooLong),
