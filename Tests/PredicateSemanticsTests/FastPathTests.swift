@@ -122,4 +122,63 @@ import Testing
         }
         #expect(failures.isEmpty, "\(failures.prefix(10))")
     }
+
+    /// LIKE on a subject with an ASCII start and a non-ASCII rest (decided from the start when
+    /// the match ends there) gives the answer and spends the steps of matching the whole text as
+    /// it is prepared (folded, then NFKC), which the pattern prepared the same way, under `[n]`,
+    /// matches without preparing anything. The rests include combining marks that compose with
+    /// the ASCII before them, and characters that fold or decompose to ASCII.
+    @Test func likeDecidedFromTheASCIIStartMeansTheWholeText() throws {
+        var random = SeededGenerator(seed: 11)
+        // `é`, `≠` and `Å` are what `e`, `=` and `A` compose into with the marks in `rests`.
+        let alphabet = Array("aAbBie=é≠Å_*?\\".unicodeScalars)
+        let rests = [
+            "\u{301}", "é", "É", "ﬁx", "Ｉ", "\u{5B0}\u{301}", "写真", "İ", "ß", "\u{212B}", "\u{345}", "ǅ", "ë\u{323}",
+            "\u{338}", "ά", "Жa", "한",
+        ]
+        func word(_ maximum: Int) -> String {
+            let length = Int.random(in: 0...maximum, using: &random)
+            let scalars = (0..<length).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &random)] }
+            return String(String.UnicodeScalarView(scalars))
+        }
+        func prepared(_ text: String, _ options: ComparisonOptions) -> String {
+            let caseInsensitive = options.contains(.caseInsensitive)
+            let diacriticInsensitive = options.contains(.diacriticInsensitive)
+            guard caseInsensitive || diacriticInsensitive else { return StringFolding.compatibilityComposed(text) }
+            let folded = StringFolding.fold(
+                text, caseInsensitive: caseInsensitive, diacriticInsensitive: diacriticInsensitive)
+            return StringFolding.compatibilityComposed(StringFolding.string(folded))
+        }
+        var failures: [String] = []
+        var decidedEarly = 0
+        for _ in 0..<3_000 {
+            let subject =
+                word(6).replacingOccurrences(of: "*", with: "").replacingOccurrences(of: "?", with: "")
+                .replacingOccurrences(of: "\\", with: "") + rests[Int.random(in: 0..<rests.count, using: &random)]
+                + (Bool.random(using: &random) ? "" : word(3))
+            var pattern = word(5)
+            if pattern.reversed().prefix(while: { $0 == "\\" }).count % 2 == 1 { pattern += "\\" }
+            if pattern.isEmpty { pattern = "*" }
+            for options in FoldingConformanceTests.foldingOptions + [[]] {
+                let like = try LikePattern(pattern, options: options)
+                let reference = try LikePattern(prepared(pattern, options), options: [.normalized])
+                for budget in [3, 1_000] {
+                    var left = budget
+                    var referenceLeft = budget
+                    let answer = like.matches(subject, budget: &left)
+                    let expected = reference.matches(prepared(subject, options), budget: &referenceLeft)
+                    if answer != expected || left != referenceLeft {
+                        failures.append(
+                            "\(options.rawValue) \(subject.debugDescription) LIKE \(pattern.debugDescription) with "
+                                + "\(budget): \(String(describing: answer)), \(left) steps left; expected "
+                                + "\(String(describing: expected)), \(referenceLeft)")
+                    }
+                    if budget == 1_000, answer != nil, left > 1_000 - subject.unicodeScalars.count { decidedEarly += 1 }
+                }
+            }
+        }
+        #expect(failures.isEmpty, "\(failures.prefix(10))")
+        // Many matches end within the ASCII start, so the early decision is exercised.
+        #expect(decidedEarly > 1_000)
+    }
 }

@@ -101,11 +101,50 @@ public struct LikePattern: Sendable {
             if StringKernels.isASCII(bytes) {
                 // ASCII is its own NFKC form, and folding only lower-cases it.
                 let view = StringKernels.view(bytes, lowercased: caseInsensitive)
-                return Self.match(tokens, view.lazy.map { UInt32($0) }, steps: &steps)
+                return Self.match(tokens, view.lazy.map { UInt32($0) }, steps: &steps).answer
+            }
+            // ASCII first: the bytes before the first non-ASCII one that folding and NFKC
+            // cannot change are the prepared text's first scalars, so a match decided within
+            // them (`img_*` on `Résumé.pdf`) is decided without preparing the rest. Steps are
+            // the same as on the whole text, which walks those scalars the same way.
+            let settled = Self.settledASCIIPrefix(bytes, normalizes)
+            if settled > 0 {
+                var attempt = steps
+                let prefix = StringKernels.view(
+                    UnsafeBufferPointer(rebasing: bytes[..<settled]), lowercased: caseInsensitive)
+                let outcome = Self.match(tokens, prefix.lazy.map { UInt32($0) }, steps: &attempt, openEnded: true)
+                if !outcome.needsMore {
+                    steps = attempt
+                    return outcome.answer
+                }
             }
             let text = Self.prepare(subject, normalizes, caseInsensitive, diacriticInsensitive)
-            return Self.match(tokens, text.unicodeScalars.map(\.value), steps: &steps)
+            return Self.match(tokens, text.unicodeScalars.map(\.value), steps: &steps).answer
         }
+    }
+
+    /// How many of the leading ASCII bytes of `bytes` (which holds a non-ASCII scalar) are the
+    /// first scalars of the text as matching sees it: all of them without normalisation (`[n]`);
+    /// otherwise all when the first non-ASCII scalar is one that cannot combine with the ASCII
+    /// before it (folding and NFKC leave that ASCII alone), else all but the last, which a
+    /// combining mark after it may compose with (`e` + U+0301 is `é`).
+    private static func settledASCIIPrefix(_ bytes: UnsafeBufferPointer<UInt8>, _ normalizes: Bool) -> Int {
+        guard let first = bytes.firstIndex(where: { $0 >= 0x80 }) else { return bytes.count }
+        guard normalizes else { return first }
+        var decoder = UTF8()
+        var rest = bytes[first...].makeIterator()
+        guard case .scalarValue(let scalar) = decoder.decode(&rest) else { return max(0, first - 1) }
+        return isInertAfterASCII(scalar.value) ? first : max(0, first - 1)
+    }
+
+    /// Whether `scalar` and what folding and NFKC make of it begin with a starter that composes
+    /// with nothing before it, so the ASCII before it stays as it is: Latin-1 and the Latin
+    /// extensions, spacing modifiers (their compatibility forms begin with a space), Greek and
+    /// Cyrillic letters, CJK ideographs, Hangul syllables. Combining marks (U+0300 onwards, and
+    /// those of other scripts, which reorder around the marks that do compose) are not.
+    private static func isInertAfterASCII(_ scalar: UInt32) -> Bool {
+        scalar < 0x300 || (0x370..<0x483).contains(scalar) || (0x3400..<0xA000).contains(scalar)
+            || (0xAC00..<0xD7A4).contains(scalar)
     }
 
     /// The pattern or subject text as matching sees it: folded, then NFKC, unless `[n]`.
@@ -123,9 +162,12 @@ public struct LikePattern: Sendable {
     /// tokens after that star fail, the star absorbs one more character and they are retried.
     /// Earlier stars never need revisiting, because a later star can absorb anything they could.
     /// Each pass of the loop spends one of `steps`; `nil` when they ran out.
+    ///
+    /// With `openEnded`, `subject` is only the start of the text: reaching its end leaves the
+    /// answer open (``MatchOutcome/needsMore``) instead of deciding it.
     private static func match<Subject: RandomAccessCollection>(
-        _ tokens: [UInt32], _ subject: Subject, steps: inout Int
-    ) -> Bool?
+        _ tokens: [UInt32], _ subject: Subject, steps: inout Int, openEnded: Bool = false
+    ) -> MatchOutcome
     where Subject.Element == UInt32, Subject.Index == Int {
         var position = subject.startIndex
         let end = subject.endIndex
@@ -134,12 +176,12 @@ public struct LikePattern: Sendable {
         var starPosition = position
         while position < end {
             steps -= 1
-            if steps < 0 { return nil }
+            if steps < 0 { return .outOfSteps }
             if token < tokens.count {
                 let current = tokens[token]
                 if current == anySequence {
                     // A star that ends the pattern absorbs whatever is left (`img_*`): done.
-                    if token == tokens.count - 1 { return true }
+                    if token == tokens.count - 1 { return .decided(true) }
                     starToken = token
                     starPosition = position
                     token += 1
@@ -151,12 +193,32 @@ public struct LikePattern: Sendable {
                     continue
                 }
             }
-            guard starToken >= 0 else { return false }
+            guard starToken >= 0 else { return .decided(false) }
             token = starToken + 1
             starPosition += 1
             position = starPosition
         }
+        if openEnded { return .needsMore }
         while token < tokens.count && tokens[token] == anySequence { token += 1 }
-        return token == tokens.count
+        return .decided(token == tokens.count)
+    }
+
+    /// How a run of the matcher ended.
+    private enum MatchOutcome {
+        case decided(Bool)
+        case outOfSteps
+        /// Only for an open-ended subject: its end was reached undecided.
+        case needsMore
+
+        /// The answer, `nil` when the steps ran out (never asked of ``needsMore``).
+        var answer: Bool? {
+            if case .decided(let answer) = self { return answer }
+            return nil
+        }
+
+        var needsMore: Bool {
+            if case .needsMore = self { return true }
+            return false
+        }
     }
 }
