@@ -218,6 +218,23 @@ extension FileProviderItem: KeyValueCoding {
         slot >= 0 && slot < storedScalars.count ? storedScalars[slot] : nil
     }
 
+    /// The string fields stored in the item itself, by slot: each means what
+    /// ``value(atSlot:of:)`` answers for its slot (a test checks every one).
+    private static let storedStrings: [StoredString?] = {
+        var fields = [StoredString?](repeating: nil, count: schema.fields.count)
+        fields[0] = .string(\FileProviderItem.itemIdentifier)
+        fields[1] = .string(\FileProviderItem.parentItemIdentifier)
+        fields[2] = .string(\FileProviderItem.filename)
+        fields[4] = .string(\FileProviderItem.typeIdentifier)
+        fields[30] = .string(\FileProviderItem.symlinkTargetPath)
+        return fields
+    }()
+
+    /// Field `slot`'s place in the item, for the string fields stored in it.
+    public static func storedString(atSlot slot: Int) -> StoredString? {
+        slot >= 0 && slot < storedStrings.count ? storedStrings[slot] : nil
+    }
+
     /// Every item has the one schema: its identity, computed once.
     private static let schemaIdentifier = ObjectIdentifier(schema)
 

@@ -67,6 +67,13 @@ public protocol KeyValueCoding: Sendable {
     /// that hold objects by pointer then load such a field directly, with no call into the type.
     /// Used only when ``sharedSchema`` is not `nil`.
     static func storedScalar(atSlot slot: Int) -> StoredScalar?
+
+    /// Where field `slot` is stored in the object, when it is a `String` or `String?` stored in
+    /// place (``StoredString/string(_:)-(KeyPath<Root,String>)`` of its key path) whose string
+    /// means what ``value(atSlot:of:)`` answers; `nil` (the default) for every other field.
+    /// Engines that hold objects by pointer then run string comparisons on the field where it
+    /// lies, without copying it into a ``Value``. Used only when ``sharedSchema`` is not `nil`.
+    static func storedString(atSlot slot: Int) -> StoredString?
 }
 
 extension KeyValueCoding {
@@ -92,6 +99,9 @@ extension KeyValueCoding {
 
     /// `nil`: no field is loaded directly.
     public static func storedScalar(atSlot slot: Int) -> StoredScalar? { nil }
+
+    /// `nil`: no string field is read in place.
+    public static func storedString(atSlot slot: Int) -> StoredString? { nil }
 
     /// Reads field `slot` of each object in place.
     @inlinable

@@ -19,7 +19,8 @@ import Foundation
 ///
 /// Declare the table with `static let`, so that it is built once. Stored `Bool`, `Int`, `Int64`,
 /// `UInt64` and `Double` properties (optional or not) are loaded straight from the instance by
-/// offset; other fields are read through their key path. The type must be `Sendable`: for a
+/// offset, and stored `String` properties are compared where they lie (no copy); other fields
+/// are read through their key path. The type must be `Sendable`: for a
 /// mutable class, evaluate a snapshot struct of it instead (or a ``Value``).
 public protocol Queryable: KeyValueCoding {
     /// The fields rules may read, in slot order, each by name.
@@ -56,6 +57,12 @@ extension Queryable {
         return slot >= 0 && slot < fields.count ? fields[slot].stored : nil
     }
 
+    /// Where field `slot` is stored, for stored `String` and `String?` properties.
+    public static func storedString(atSlot slot: Int) -> StoredString? {
+        let fields = queryKeyPaths.fields
+        return slot >= 0 && slot < fields.count ? fields[slot].storedString : nil
+    }
+
     /// The table's schema, without reading the instance.
     public static func schemaIdentity(of object: UnsafePointer<Self>) -> ObjectIdentifier {
         ObjectIdentifier(queryKeyPaths.schema)
@@ -80,6 +87,8 @@ public struct KeyPathTable<Root>: ExpressibleByDictionaryLiteral, Sendable {
         let read: @Sendable (UnsafePointer<Root>) -> PredicateValue.Value
         let scalar: (@Sendable (UnsafePointer<Root>) -> Scalar)?
         let stored: StoredScalar?
+        /// Where the field is stored when it is a stored string.
+        var storedString: StoredString? = nil
     }
 
     /// The schema: the type's name and the fields in order.
@@ -142,13 +151,17 @@ public struct KeyPathTable<Root>: ExpressibleByDictionaryLiteral, Sendable {
         }
         if let path = path as? KeyPath<Root, String> {
             let get = getter(path)
-            return (.string, Field(read: { .string(get($0)) }, scalar: nil, stored: nil))
+            return (
+                .string, Field(read: { .string(get($0)) }, scalar: nil, stored: nil, storedString: .string(path))
+            )
         }
         if let path = path as? KeyPath<Root, String?> {
             let get = getter(path)
             return (
                 .optional(.string),
-                Field(read: { get($0).map(PredicateValue.Value.string) ?? .nil }, scalar: nil, stored: nil)
+                Field(
+                    read: { get($0).map(PredicateValue.Value.string) ?? .nil }, scalar: nil, stored: nil,
+                    storedString: .string(path))
             )
         }
         // Anything else by its dynamic value: arrays, sets, dictionaries, nested objects.

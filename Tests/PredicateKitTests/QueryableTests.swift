@@ -55,13 +55,18 @@ func sampleTracks(_ count: Int) -> [Track] {
         #expect(
             (0..<7).map { Track.storedScalar(atSlot: $0) != nil } == [false, false, true, true, true, false, false])
         #expect(Track.storedScalar(atSlot: 99) == nil)
+        // The strings stored in the struct are compared where they lie.
+        #expect(
+            (0..<7).map { Track.storedString(atSlot: $0) != nil } == [true, true, false, false, false, false, false])
+        #expect(Track.storedString(atSlot: 1)?.isOptional == true)
+        #expect(Track.storedString(atSlot: 99) == nil)
         #expect(Track.sharedSchema === schema)
     }
 
     static let rules = [
         "isLiked == YES AND plays > 30", "rating >= 2.5", "rating == nil", "artist BEGINSWITH 'Artist 1'",
         "artist == nil OR title ENDSWITH '7'", "added > CAST(864000, 'NSDate')", "ANY tags == 'c'",
-        "plays < 'x'",
+        "plays < 'x'", "title CONTAINS[c] 'SONG 1' AND artist LIKE '*3'", "artist MATCHES 'Artist [12]'",
     ]
 
     /// Every field read through the table means what the same field of a dictionary means, on the

@@ -113,11 +113,20 @@ public final class PreparedComparison: Sendable {
             guard let exact = Int64(exactly: number) else { return nil }
             return membership?.contains(exact)
         case .string(let text):
-            if let strings { return strings.holds(text) }
-            return membership?.contains(text)
+            return decide(string: text)
         default:
             return scalar.decide(value)
         }
+    }
+
+    /// ``decide(_:)`` for a string operand, with no ``Value`` built around it: what an engine
+    /// reading a stored string in place (``StoredString``) asks.
+    @inlinable @inline(__always)
+    package func decide(string text: String) -> Bool? {
+        // Optional chaining rather than `if let`: the tests are used where they are stored,
+        // not copied out (a copy retains every buffer the matcher holds).
+        if let answer = strings?.holds(text) { return answer }
+        return membership?.contains(text)
     }
 }
 

@@ -243,7 +243,11 @@ package enum StringTest: Sendable {
     }
 
     /// Whether the row's string passes.
-    @inlinable @inline(__always)
+    ///
+    /// Not inlined: called on the test where it is stored, its matcher is used in place; inlined
+    /// into a caller, the matcher was copied out of the enum first (a retain and a release of
+    /// each of its buffers, on every row).
+    @usableFromInline @inline(never)
     package func holds(_ text: String) -> Bool {
         switch self {
         case .equal(let matcher, let negated): return matcher.equals(text) != negated

@@ -50,6 +50,32 @@ struct StoredSite {
     static let absent = StoredSite(test: nil, variable: -1, cost: 0)
 }
 
+/// A comparison site decided on a string field stored in items of the machine's host type
+/// (``StoredString``), read where it lies: the field's place, the site's receiver and cost (as
+/// ``ScalarSite`` has them), and its prepared comparison, borrowed (the program keeps it alive).
+/// Plain data, read through one pointer.
+struct StringSite {
+    let field: StoredString?
+    let variable: Int
+    let cost: Int
+    let prepared: Unmanaged<PreparedComparison>?
+
+    static let absent = StringSite(field: nil, variable: -1, cost: 0, prepared: nil)
+}
+
+/// What a ``StringSite`` makes of its field: an answer, a pattern to run, or the general path.
+enum StringOutcome {
+    case isFalse, isTrue, pattern, general
+
+    init(_ answer: Bool?) {
+        switch answer {
+        case true?: self = .isTrue
+        case false?: self = .isFalse
+        case nil: self = .general
+        }
+    }
+}
+
 extension VirtualMachine {
     /// Comparison site `index`: its key path read (in place when it is a field of the item that
     /// `SELF` or the site's variable stands for), then decided from the field's stored bits, or
@@ -91,6 +117,7 @@ extension VirtualMachine {
     /// site is one bound field read directly and the scalar decides it; else on the general path.
     @inline(never)
     mutating func testByScalar(_ index: Int, _ item: ItemReader?) throws(EvaluationError) -> Bool {
+        if let decided = try decideStoredString(index, item) { return decided }
         if index < scalarSites.count {
             // Through the pointer: the site's fields are read where they are, not copied out.
             let site = scalarSites.base + index
@@ -104,6 +131,52 @@ extension VirtualMachine {
             }
         }
         return try testInGeneral(index, item)
+    }
+
+    /// Site `index` decided on a string field stored in the receiver (``StringSite``): the
+    /// string is borrowed where it lies and given to the prepared test, a compiled pattern (within
+    /// the budget, as ``testInGeneral(_:_:)`` runs it), or the nil answer; the steps charged are
+    /// the general path's. `nil`, with nothing charged, when the site has no such field, the
+    /// receiver is not an item of the host type, the budget might run out before the comparison
+    /// (the general path then fails where the instructions would), or the value needs the
+    /// general comparison.
+    @inline(__always)
+    mutating func decideStoredString(_ index: Int, _ item: ItemReader?) throws(EvaluationError) -> Bool? {
+        guard index < stringSites.count else { return nil }
+        let site = stringSites.base + index
+        guard let field = site.pointee.field, let reference = site.pointee.prepared, steps >= site.pointee.cost,
+            let receiver = site.pointee.variable < 0 ? item : boundItem(site.pointee.variable),
+            ObjectIdentifier(receiver.type) == hostType
+        else { return nil }
+        let cost = site.pointee.cost
+        // Borrowed: the program holds the prepared comparison, and the item its string.
+        let outcome = reference._withUnsafeGuaranteedRef { prepared -> StringOutcome in
+            field.withString(in: receiver.address, whenNil: { StringOutcome(prepared.scalar.nilResult) }) { text in
+                if let decided = prepared.decide(string: text) { return decided ? .isTrue : .isFalse }
+                return prepared.quantifier == .direct && prepared.pattern != nil ? .pattern : .general
+            }
+        }
+        switch outcome {
+        case .isFalse, .isTrue:
+            steps -= cost
+            return outcome == .isTrue
+        case .general:
+            return nil
+        case .pattern:
+            // `LIKE` and `MATCHES` spend steps as they match, so their cost is paid after the
+            // loads' and the comparison's, as on the general path.
+            let prepared = reference.takeUnretainedValue()
+            guard let pattern = prepared.pattern else { return nil }
+            steps -= cost
+            var budget = steps
+            defer { steps = budget }
+            let environment = self.environment
+            return try field.withString(
+                in: receiver.address, whenNil: { () throws(EvaluationError) -> Bool in false },
+                { (text: String) throws(EvaluationError) -> Bool in
+                    try pattern.matches(text, environment: environment, steps: &budget)
+                })
+        }
     }
 
     /// Comparison site `index` on the general path: the key path read as a value, then the

@@ -30,19 +30,29 @@ extension VirtualMachine {
         hostType = type
         hostSchema = schema
         var sites: [StoredSite] = []
+        var strings: [StringSite] = []
         sites.reserveCapacity(scalarSites.count)
+        strings.reserveCapacity(scalarSites.count)
         for index in 0..<scalarSites.count {
             let site = scalarSites.base[index]
             var test: FieldTest?
-            if site.isPresent, let schema, site.schema == schema, let stored = Item.storedScalar(atSlot: site.slot),
-                stored.root == type
-            {
-                test = FieldTest(stored, site.decision)
+            var string = StringSite.absent
+            if site.isPresent, let schema, site.schema == schema {
+                if let stored = Item.storedScalar(atSlot: site.slot), stored.root == type {
+                    test = FieldTest(stored, site.decision)
+                }
+                if let stored = Item.storedString(atSlot: site.slot), stored.root == type, index < comparisons.count,
+                    let prepared = comparisons[index]
+                {
+                    string = StringSite(field: stored, variable: site.variable, cost: site.cost, prepared: prepared)
+                }
             }
             sites.append(StoredSite(test: test, variable: site.variable, cost: site.cost))
+            strings.append(string)
         }
         // New tables rather than writing into the old ones: copies of this machine share them.
         storedSites = PlainStorage(sites)
+        stringSites = PlainStorage(strings)
         selectionSites = Self.selectionSites(program, keys: selectionKeys, of: Item.self)
         machineCode = MachineWord.lower(program.code) { site in
             guard site < sites.count, sites[site].variable < 0, let test = sites[site].test else { return nil }

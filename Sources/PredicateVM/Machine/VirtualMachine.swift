@@ -40,6 +40,9 @@ public struct VirtualMachine: Sendable {
     /// field is stored there and the test decides every value. Owned by this machine alone
     /// before it is rewritten (a copy of the machine shares it until then).
     var storedSites: PlainStorage<StoredSite>
+    /// For each comparison site, its string field stored in items of ``hostType``, when its key
+    /// path is one and its prepared comparison decides strings; made again with ``storedSites``.
+    var stringSites = PlainStorage<StringSite>([])
     /// For each comparison site, how it is decided over a selection of items of ``hostType``
     /// (``SelectionSite``); made again with ``storedSites``.
     var selectionSites = PlainStorage<SelectionSite>([])

@@ -1,0 +1,195 @@
+import PredicateFileProvider
+import PredicateInterpreter
+import PredicateSemantics
+import PredicateSyntax
+import PredicateVM
+import PredicateValue
+import Testing
+
+/// A note with a stored `String` and a stored `String?`, declared as ``StoredString``s, and one
+/// string that is stored but not declared (read through ``KeyValueCoding/value(atSlot:of:)``),
+/// so that the VM's in-place string tests meet both storages and the general path beside them.
+private struct Note: KeyValueCoding, Equatable {
+    var title: String
+    var subtitle: String?
+    var hidden: String
+
+    static let schema = Schema(
+        typeName: "Note",
+        fields: [.init("title", .string), .init("subtitle", .optional(.string)), .init("hidden", .string)])
+    var schema: Schema { Note.schema }
+    static var sharedSchema: Schema? { schema }
+
+    static let stored: [StoredString?] = [.string(\Note.title), .string(\Note.subtitle), nil]
+    static func storedString(atSlot slot: Int) -> StoredString? { slot < stored.count ? stored[slot] : nil }
+
+    func value(atSlot slot: Int) -> Value {
+        switch slot {
+        case 0: return .string(title)
+        case 1: return subtitle.map(Value.string) ?? .nil
+        case 2: return .string(hidden)
+        default: return .nil
+        }
+    }
+}
+
+/// The same note with no stored strings declared: every comparison of its strings takes the
+/// general path, the reference for what the in-place path answers and charges.
+private struct PlainNote: KeyValueCoding {
+    let note: Note
+
+    var schema: Schema { Note.schema }
+    static var sharedSchema: Schema? { Note.schema }
+    func value(atSlot slot: Int) -> Value { note.value(atSlot: slot) }
+}
+
+@Suite struct StoredStringTests {
+    /// ASCII, non-ASCII (folding and decomposition matter), empty, small and heap-allocated
+    /// strings, and an absent optional.
+    private static let notes: [Note] = [
+        Note(title: "Report.PDF", subtitle: nil, hidden: "x"),
+        Note(title: "Résumé final.pdf", subtitle: "ÉTÉ été", hidden: "Résumé"),
+        Note(title: "", subtitle: "", hidden: ""),
+        Note(title: "img_0001 a much longer title than fits inline.jpg", subtitle: "img_", hidden: "img_1"),
+        Note(title: "ﬁle ｎａｍｅ", subtitle: "e\u{301}", hidden: "é"),
+    ]
+
+    static let rules = [
+        "title == 'Report.PDF'", "title ==[c] 'report.pdf'", "title != 'x'", "title ==[cd] 'resume final.pdf'",
+        "title BEGINSWITH 'img_'", "title BEGINSWITH[c] 'RÉ'", "title ENDSWITH[c] '.pdf'",
+        "title ENDSWITH[cd] 'PDF'", "title CONTAINS[cd] 'resume'", "title CONTAINS 'a'", "title CONTAINS ''",
+        "title IN {'Report.PDF', ''}", "title IN {'x', 1}", "title LIKE[c] 'img_*'", "title LIKE '*.pdf'",
+        "title LIKE 'file name'", "title MATCHES '.*\\\\.(pdf|PDF)'", "title MATCHES[c] 'r.*'",
+        "title == nil", "title != nil", "title > 'M'", "title == 3", "title UTI-CONFORMS-TO 'public.image'",
+        "subtitle == nil", "subtitle != nil", "subtitle ==[cd] 'ete ete'", "subtitle BEGINSWITH 'img'",
+        "subtitle ENDSWITH 'é'", "subtitle LIKE '*'", "subtitle MATCHES 'e.'", "subtitle CONTAINS[c] 'É'",
+        "subtitle IN {'', nil}", "subtitle < 'z'",
+        "hidden == 'x'", "hidden ENDSWITH 'é'", "title ENDSWITH[c] '.pdf' AND subtitle == nil OR hidden == ''",
+        "NOT (title CONTAINS[cd] 'resume') AND subtitle LIKE[c] 'IMG*'",
+    ]
+
+    private static func machineAndRule(
+        _ rule: String, steps: Int = EvaluationLimits().maximumSteps
+    ) throws -> (
+        VirtualMachine, PredicateNode
+    ) {
+        let parsed = try PredicateParser.parsePredicate(rule).predicate
+        let bound = Binder.bind(parsed, selfType: .object(SchemaReference(Note.schema)))
+        let program = try Compiler.compile(bound, source: rule)
+        let environment = EvaluationEnvironment(limits: EvaluationLimits(maximumSteps: steps))
+        return (VirtualMachine(program: program, environment: environment), bound)
+    }
+
+    /// Each rule gives, on each note read in place, the interpreter's result or error; and on
+    /// the general path the same.
+    @Test(arguments: rules)
+    func stringsReadInPlaceMeanTheComparison(_ rule: String) throws {
+        var (machine, bound) = try Self.machineAndRule(rule)
+        let interpreter = Interpreter()
+        for (index, note) in Self.notes.enumerated() {
+            let expected = FusedComparisonTests.outcome { () throws(EvaluationError) in
+                try interpreter.evaluate(bound, on: .object(note))
+            }
+            let inPlace = withUnsafePointer(to: note) { pointer in
+                FusedComparisonTests.outcome { () throws(EvaluationError) in try machine.evaluate(item: pointer) }
+            }
+            let general = withUnsafePointer(to: PlainNote(note: note)) { pointer in
+                FusedComparisonTests.outcome { () throws(EvaluationError) in try machine.evaluate(item: pointer) }
+            }
+            #expect(inPlace == expected, "\(rule) on note \(index)")
+            #expect(general == expected, "\(rule) on note \(index)")
+        }
+    }
+
+    /// At every budget around the limit, a note read in place stops where the same note read on
+    /// the general path stops (the in-place test charges what the instructions it stands for
+    /// charge, and leaves a comparison it cannot afford to the general path), with the same
+    /// steps left.
+    @Test(arguments: [
+        "title ENDSWITH[c] '.pdf'", "subtitle == nil", "title LIKE[c] 'img_*'", "title MATCHES '.*\\\\.(pdf|PDF)'",
+        "title IN {'Report.PDF', ''} OR subtitle CONTAINS[cd] 'ete'", "title == 3",
+    ])
+    func stringsReadInPlaceSpendTheBudgetAlike(_ rule: String) throws {
+        var outcomes: Set<String> = []
+        for budget in 0...40 {
+            var (machine, _) = try Self.machineAndRule(rule, steps: budget)
+            for (index, note) in Self.notes.enumerated() {
+                let asValue = withUnsafePointer(to: PlainNote(note: note)) { pointer in
+                    FusedComparisonTests.outcome { () throws(EvaluationError) in try machine.evaluate(item: pointer) }
+                }
+                let stepsLeftAsValue = machine.remainingSteps
+                let inPlace = withUnsafePointer(to: note) { pointer in
+                    FusedComparisonTests.outcome { () throws(EvaluationError) in try machine.evaluate(item: pointer) }
+                }
+                #expect(inPlace == asValue, "\(rule) with \(budget) steps on note \(index)")
+                #expect(machine.remainingSteps == stepsLeftAsValue, "\(rule) with \(budget) steps on note \(index)")
+                outcomes.insert(asValue.hasPrefix("limitExceeded") ? "limitExceeded" : "answered")
+            }
+        }
+        #expect(outcomes == ["limitExceeded", "answered"], "\(rule)")
+    }
+
+    /// A `SUBQUERY` over selected items tests each item's stored string through the loop's
+    /// variable: the same answers, errors and steps as over the context as a value.
+    @Test(arguments: [
+        "SUBQUERY(fileproviderItems, $i, $i.filename ENDSWITH[c] '.pdf').@count > 0",
+        "SUBQUERY(fileproviderItems, $i, $i.typeIdentifier == nil AND $i.filename LIKE 'b*').@count == 1",
+        "ANY fileproviderItems.filename CONTAINS[cd] 'resume'",
+        "SUBQUERY(fileproviderItems, $i, $i.symlinkTargetPath MATCHES '/tmp/.*').@count > 0",
+    ])
+    func selectedItemsReadInPlace(_ rule: String) throws {
+        var first = FileProviderItem(itemIdentifier: "a", parentItemIdentifier: "root", filename: "Résumé.PDF")
+        first.typeIdentifier = "com.adobe.pdf"
+        first.symlinkTargetPath = "/tmp/x"
+        let second = FileProviderItem(itemIdentifier: "b", parentItemIdentifier: "root", filename: "b.txt")
+        let items = [first, second]
+        let context = FileProviderContext.activation(selectedItems: items)
+        let parsed = try PredicateParser.parsePredicate(rule).predicate
+        let bound = Binder.bind(parsed, selfType: Binder.type(describing: context))
+        let program = try Compiler.compile(bound, source: rule)
+        for maximumSteps in 0...60 {
+            let environment = EvaluationEnvironment(limits: EvaluationLimits(maximumSteps: maximumSteps))
+            var machine = VirtualMachine(program: program, environment: environment)
+            let expected = FusedComparisonTests.outcome { () throws(EvaluationError) in
+                try machine.evaluate(on: context)
+            }
+            let stepsLeft = machine.remainingSteps
+            let onSelection = items.withUnsafeBufferPointer { items in
+                FusedComparisonTests.outcome { () throws(EvaluationError) in
+                    try machine.evaluate(selection: items, key: FileProviderContext.selectionKey)
+                }
+            }
+            #expect(onSelection == expected, "\(rule) with \(maximumSteps) steps")
+            #expect(machine.remainingSteps == stepsLeft, "\(rule) with \(maximumSteps) steps")
+        }
+    }
+
+    /// Every stored string of ``FileProviderItem`` reads what its ``KeyValueCoding/value(atSlot:of:)``
+    /// answers, on items with every such field set and unset.
+    @Test func fileProviderItemStoresItsStrings() {
+        var full = FileProviderItem(itemIdentifier: "a", parentItemIdentifier: "root", filename: "Résumé.pdf")
+        full.typeIdentifier = "com.adobe.pdf"
+        full.symlinkTargetPath = "/tmp/a long path that does not fit in a small string"
+        let empty = FileProviderItem(itemIdentifier: "", parentItemIdentifier: "", filename: "")
+        var storedCount = 0
+        for item in [full, empty] {
+            withUnsafePointer(to: item) { pointer in
+                for slot in FileProviderItem.schema.fields.indices {
+                    guard let stored = FileProviderItem.storedString(atSlot: slot) else { continue }
+                    storedCount += 1
+                    #expect(stored.root == ObjectIdentifier(FileProviderItem.self))
+                    let name = FileProviderItem.schema.fields[slot].name
+                    let answered = FileProviderItem.value(atSlot: slot, of: pointer)
+                    #expect(stored.value(in: UnsafeRawPointer(pointer)) == answered, "slot \(slot) (\(name))")
+                    let borrowed = stored.withString(in: UnsafeRawPointer(pointer), whenNil: { Value.nil }) {
+                        Value.string($0)
+                    }
+                    #expect(borrowed == answered, "slot \(slot) (\(name))")
+                }
+            }
+        }
+        #expect(storedCount == 2 * 5)
+        #expect(FileProviderItem.storedString(atSlot: 3) == nil)
+        #expect(FileProviderItem.storedString(atSlot: 99) == nil)
+    }
+}
