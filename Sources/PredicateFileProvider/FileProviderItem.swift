@@ -235,6 +235,18 @@ extension FileProviderItem: KeyValueCoding {
         slot >= 0 && slot < storedStrings.count ? storedStrings[slot] : nil
     }
 
+    /// `userInfo` and `inheritedUserInfo`, stored in the item (`resolvedUserInfo` is computed).
+    public static func storedDictionary(atSlot slot: Int) -> StoredDictionary? {
+        switch slot {
+        case 31: return userInfoField
+        case 32: return inheritedUserInfoField
+        default: return nil
+        }
+    }
+
+    private static let userInfoField = StoredDictionary.dictionary(\FileProviderItem.userInfo)
+    private static let inheritedUserInfoField = StoredDictionary.dictionary(\FileProviderItem.inheritedUserInfo)
+
     /// Every item has the one schema: its identity, computed once.
     private static let schemaIdentifier = ObjectIdentifier(schema)
 

@@ -74,6 +74,14 @@ public protocol KeyValueCoding: Sendable {
     /// Engines that hold objects by pointer then run string comparisons on the field where it
     /// lies, without copying it into a ``Value``. Used only when ``sharedSchema`` is not `nil`.
     static func storedString(atSlot slot: Int) -> StoredString?
+
+    /// Where field `slot` is stored in the object, when it is a `[String: Value]` or
+    /// `[String: Value]?` stored in place (``StoredDictionary/dictionary(_:)-(KeyPath<Root,[String:Value]>)``
+    /// of its key path) whose entries mean what ``value(atSlot:of:)`` answers; `nil` (the default)
+    /// for every other field. Engines that hold objects by pointer then look a key up
+    /// (`userInfo.rank`) in the dictionary where it lies. Used only when ``sharedSchema`` is not
+    /// `nil`.
+    static func storedDictionary(atSlot slot: Int) -> StoredDictionary?
 }
 
 extension KeyValueCoding {
@@ -102,6 +110,9 @@ extension KeyValueCoding {
 
     /// `nil`: no string field is read in place.
     public static func storedString(atSlot slot: Int) -> StoredString? { nil }
+
+    /// `nil`: no dictionary field is read in place.
+    public static func storedDictionary(atSlot slot: Int) -> StoredDictionary? { nil }
 
     /// Reads field `slot` of each object in place.
     @inlinable

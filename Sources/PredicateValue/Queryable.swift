@@ -57,6 +57,12 @@ extension Queryable {
         return slot >= 0 && slot < fields.count ? fields[slot].stored : nil
     }
 
+    /// Where field `slot` is stored, for stored `[String: Value]` properties, optional or not.
+    public static func storedDictionary(atSlot slot: Int) -> StoredDictionary? {
+        let fields = queryKeyPaths.fields
+        return slot >= 0 && slot < fields.count ? fields[slot].storedDictionary : nil
+    }
+
     /// Where field `slot` is stored, for stored `String` and `String?` properties.
     public static func storedString(atSlot slot: Int) -> StoredString? {
         let fields = queryKeyPaths.fields
@@ -89,6 +95,8 @@ public struct KeyPathTable<Root>: ExpressibleByDictionaryLiteral, Sendable {
         let stored: StoredScalar?
         /// Where the field is stored when it is a stored string.
         var storedString: StoredString? = nil
+        /// Where the field is stored when it is a stored `[String: Value]`.
+        var storedDictionary: StoredDictionary? = nil
     }
 
     /// The schema: the type's name and the fields in order.
@@ -162,6 +170,23 @@ public struct KeyPathTable<Root>: ExpressibleByDictionaryLiteral, Sendable {
                 Field(
                     read: { get($0).map(PredicateValue.Value.string) ?? .nil }, scalar: nil, stored: nil,
                     storedString: .string(path))
+            )
+        }
+        if let path = path as? KeyPath<Root, [String: PredicateValue.Value]> {
+            let get = getter(path)
+            return (
+                .dictionary(.any),
+                Field(
+                    read: { .dictionary(get($0)) }, scalar: nil, stored: nil, storedDictionary: .dictionary(path))
+            )
+        }
+        if let path = path as? KeyPath<Root, [String: PredicateValue.Value]?> {
+            let get = getter(path)
+            return (
+                .optional(.dictionary(.any)),
+                Field(
+                    read: { get($0).map(PredicateValue.Value.dictionary) ?? .nil }, scalar: nil, stored: nil,
+                    storedDictionary: .dictionary(path))
             )
         }
         // Anything else by its dynamic value: arrays, sets, dictionaries, nested objects.

@@ -63,6 +63,34 @@ struct StringSite {
     static let absent = StringSite(field: nil, variable: -1, cost: 0, prepared: nil)
 }
 
+/// A comparison site whose key path is a dictionary field stored in items of the machine's host
+/// type (``StoredDictionary``) and one key (`userInfo.rank`): the key is looked up in the
+/// dictionary where it lies, and the value found decided as on the general path. The field's
+/// place, the key (borrowed: ``VirtualMachine/dictionaryKeys`` keeps it), the receiver and the
+/// loads the site stands for; plain data, read through one pointer.
+struct DictionarySite {
+    let field: StoredDictionary?
+    let key: Unmanaged<DictionaryKey>?
+    let variable: Int
+    /// The steps of the loads and `PUSH_CONST` before the comparison (2 from `SELF`, 3 from a
+    /// variable), as ``VirtualMachine/testInGeneral(_:_:)`` charges them.
+    let loads: Int
+
+    static let absent = DictionarySite(field: nil, key: nil, variable: -1, loads: 0)
+}
+
+/// The key a ``DictionarySite`` looks up, and whether it has a dot (then a miss needs the general
+/// path, which tries the key's parts in turn).
+final class DictionaryKey: Sendable {
+    let key: String
+    let hasDot: Bool
+
+    init(_ key: String) {
+        self.key = key
+        hasDot = key.utf8.contains(UInt8(ascii: "."))
+    }
+}
+
 /// What a ``StringSite`` makes of its field: an answer, a pattern to run, or the general path.
 enum StringOutcome {
     case isFalse, isTrue, pattern, general
@@ -118,6 +146,7 @@ extension VirtualMachine {
     @inline(never)
     mutating func testByScalar(_ index: Int, _ item: ItemReader?) throws(EvaluationError) -> Bool {
         if let decided = try decideStoredString(index, item) { return decided }
+        if let decided = try decideStoredDictionary(index, item) { return decided }
         if index < scalarSites.count {
             // Through the pointer: the site's fields are read where they are, not copied out.
             let site = scalarSites.base + index
@@ -179,6 +208,34 @@ extension VirtualMachine {
         }
     }
 
+    /// Site `index` decided on the value of its key in a dictionary field stored in the receiver
+    /// (``DictionarySite``), looked up where the dictionary lies, charged and decided as
+    /// ``testInGeneral(_:_:)`` charges and decides the value it reads. `nil`, with nothing
+    /// charged, when the site has no such field, the receiver is not an item of the host type, or
+    /// a dotted key is missing (the general path then tries its parts).
+    @inline(__always)
+    mutating func decideStoredDictionary(_ index: Int, _ item: ItemReader?) throws(EvaluationError) -> Bool? {
+        guard index < dictionarySites.count else { return nil }
+        let site = dictionarySites.base + index
+        guard let field = site.pointee.field, let key = site.pointee.key, index < comparisons.count,
+            let reference = comparisons[index],
+            let receiver = site.pointee.variable < 0 ? item : boundItem(site.pointee.variable),
+            ObjectIdentifier(receiver.type) == hostType
+        else { return nil }
+        // What `KeyValueAccess.value(along:from:variable:)` answers for one key on a dictionary.
+        let value: Value? = key._withUnsafeGuaranteedRef { key in
+            field.withDictionary(in: receiver.address, whenNil: { .nil }) { entries in
+                let found = entries[key.key]
+                if let found, !found.isNil { return found }
+                return key.hasDot ? nil : found ?? .nil
+            }
+        }
+        guard let value else { return nil }
+        steps -= site.pointee.loads
+        if steps < 0 { try charge(0) }
+        return try decide(index, reference, value)
+    }
+
     /// Comparison site `index` on the general path: the key path read as a value, then the
     /// prepared constant, a compiled pattern or the general comparison.
     mutating func testInGeneral(_ index: Int, _ item: ItemReader?) throws(EvaluationError) -> Bool {
@@ -217,6 +274,14 @@ extension VirtualMachine {
         }
         steps -= 2
         if steps < 0 { try charge(0) }
+        return try decide(index, reference, value)
+    }
+
+    /// Site `index`'s comparison of `value`, its key path's value (read and charged for): the
+    /// prepared constant, a compiled pattern, the type table or the general comparison.
+    mutating func decide(
+        _ index: Int, _ reference: Unmanaged<PreparedComparison>, _ value: Value
+    ) throws(EvaluationError) -> Bool {
         let (decided, cost) = reference._withUnsafeGuaranteedRef { prepared in
             (prepared.quantifier == .direct ? prepared.decide(value) : nil, prepared.scalarCost)
         }

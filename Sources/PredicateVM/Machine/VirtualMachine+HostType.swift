@@ -31,6 +31,8 @@ extension VirtualMachine {
         hostSchema = schema
         var sites: [StoredSite] = []
         var strings: [StringSite] = []
+        var dictionaries: [DictionarySite] = []
+        dictionaries.reserveCapacity(scalarSites.count)
         sites.reserveCapacity(scalarSites.count)
         strings.reserveCapacity(scalarSites.count)
         for index in 0..<scalarSites.count {
@@ -49,10 +51,12 @@ extension VirtualMachine {
             }
             sites.append(StoredSite(test: test, variable: site.variable, cost: site.cost))
             strings.append(string)
+            dictionaries.append(dictionarySite(index, schema: schema, of: Item.self))
         }
         // New tables rather than writing into the old ones: copies of this machine share them.
         storedSites = PlainStorage(sites)
         stringSites = PlainStorage(strings)
+        dictionarySites = PlainStorage(dictionaries)
         selectionSites = Self.selectionSites(program, keys: selectionKeys, of: Item.self)
         machineCode = MachineWord.lower(program.code) { site in
             guard site < sites.count, sites[site].variable < 0, let test = sites[site].test else { return nil }
@@ -60,5 +64,24 @@ extension VirtualMachine {
         }
         decisionTable = makeDecisionTable()
         countLoops = makeCountLoops()
+    }
+
+    /// Comparison site `index` as a ``DictionarySite`` for items of type `Item`, when its key path
+    /// is a dictionary field `Item` stores and one key.
+    private func dictionarySite<Item: KeyValueCoding>(
+        _ index: Int, schema: ObjectIdentifier?, of _: Item.Type
+    ) -> DictionarySite {
+        guard index < dictionaryKeys.count, let key = dictionaryKeys[index], index < program.comparisons.count,
+            let schema, Int(program.comparisons[index].keyPath) < boundFields.count,
+            let field = boundFields[Int(program.comparisons[index].keyPath)], field.schema == schema,
+            let stored = Item.storedDictionary(atSlot: field.slot), stored.root == ObjectIdentifier(Item.self)
+        else { return .absent }
+        let variable: Int
+        switch program.comparisons[index].receiver {
+        case .evaluatedObject: variable = -1
+        case .variable(let slot): variable = Int(slot)
+        }
+        return DictionarySite(
+            field: stored, key: Unmanaged.passUnretained(key), variable: variable, loads: variable < 0 ? 2 : 3)
     }
 }

@@ -43,6 +43,12 @@ public struct VirtualMachine: Sendable {
     /// For each comparison site, its string field stored in items of ``hostType``, when its key
     /// path is one and its prepared comparison decides strings; made again with ``storedSites``.
     var stringSites = PlainStorage<StringSite>([])
+    /// For each comparison site, its dictionary field stored in items of ``hostType`` and the key
+    /// it looks up, when its key path is those two; made again with ``storedSites``.
+    var dictionarySites = PlainStorage<DictionarySite>([])
+    /// For each comparison site whose key path is a bound field and one key (`userInfo.rank`),
+    /// that key: what ``dictionarySites`` borrow.
+    let dictionaryKeys: [DictionaryKey?]
     /// For each comparison site, how it is decided over a selection of items of ``hostType``
     /// (``SelectionSite``); made again with ``storedSites``.
     var selectionSites = PlainStorage<SelectionSite>([])
@@ -176,6 +182,13 @@ public struct VirtualMachine: Sendable {
                 cost: (variable < 0 ? 2 : 3) + prepared.scalarCost, decision: prepared.scalar)
         }
         scalarSites = PlainStorage(sites)
+        dictionaryKeys = zip(program.comparisons, program.prepared.sites).map { site, prepared -> DictionaryKey? in
+            guard let prepared, prepared.quantifier == .direct, Int(site.keyPath) < fields.count,
+                let field = fields[Int(site.keyPath)], field.rest.count == 1, case .key(let key) = field.rest[0],
+                key.utf8.first != UInt8(ascii: "@")
+            else { return nil }
+            return DictionaryKey(key)
+        }
         storedSites = PlainStorage(Array(repeating: StoredSite.absent, count: sites.count))
         var keys: [String] = []
         selectionPaths = program.keyPaths.map { SelectionPath($0, keys: &keys) }

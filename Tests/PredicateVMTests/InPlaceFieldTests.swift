@@ -6,34 +6,49 @@ import PredicateVM
 import PredicateValue
 import Testing
 
-/// A note with a stored `String` and a stored `String?`, declared as ``StoredString``s, and one
+/// A note with a stored `String` and a stored `String?`, declared as ``StoredString``s, one
 /// string that is stored but not declared (read through ``KeyValueCoding/value(atSlot:of:)``),
-/// so that the VM's in-place string tests meet both storages and the general path beside them.
+/// and two dictionaries declared as ``StoredDictionary``s, so that the VM's in-place tests meet
+/// every storage and the general path beside them.
 private struct Note: KeyValueCoding, Equatable {
     var title: String
     var subtitle: String?
     var hidden: String
+    var info: [String: Value]?
+    var extra: [String: Value] = [:]
 
     static let schema = Schema(
         typeName: "Note",
-        fields: [.init("title", .string), .init("subtitle", .optional(.string)), .init("hidden", .string)])
+        fields: [
+            .init("title", .string), .init("subtitle", .optional(.string)), .init("hidden", .string),
+            .init("info", .optional(.dictionary(.any))), .init("extra", .dictionary(.any)),
+        ])
     var schema: Schema { Note.schema }
     static var sharedSchema: Schema? { schema }
 
     static let stored: [StoredString?] = [.string(\Note.title), .string(\Note.subtitle), nil]
     static func storedString(atSlot slot: Int) -> StoredString? { slot < stored.count ? stored[slot] : nil }
+    static func storedDictionary(atSlot slot: Int) -> StoredDictionary? {
+        switch slot {
+        case 3: return .dictionary(\Note.info)
+        case 4: return .dictionary(\Note.extra)
+        default: return nil
+        }
+    }
 
     func value(atSlot slot: Int) -> Value {
         switch slot {
         case 0: return .string(title)
         case 1: return subtitle.map(Value.string) ?? .nil
         case 2: return .string(hidden)
+        case 3: return info.map(Value.dictionary) ?? .nil
+        case 4: return .dictionary(extra)
         default: return .nil
         }
     }
 }
 
-/// The same note with no stored strings declared: every comparison of its strings takes the
+/// The same note with no stored strings or dictionaries declared: every comparison of its strings takes the
 /// general path, the reference for what the in-place path answers and charges.
 private struct PlainNote: KeyValueCoding {
     let note: Note
@@ -43,7 +58,7 @@ private struct PlainNote: KeyValueCoding {
     func value(atSlot slot: Int) -> Value { note.value(atSlot: slot) }
 }
 
-@Suite struct StoredStringTests {
+@Suite struct InPlaceFieldTests {
     /// ASCII, non-ASCII (folding and decomposition matter), empty, small and heap-allocated
     /// strings, and an absent optional.
     private static let notes: [Note] = [
@@ -51,7 +66,14 @@ private struct PlainNote: KeyValueCoding {
         Note(title: "Résumé final.pdf", subtitle: "ÉTÉ été", hidden: "Résumé"),
         Note(title: "", subtitle: "", hidden: ""),
         Note(title: "img_0001 a much longer title than fits inline.jpg", subtitle: "img_", hidden: "img_1"),
-        Note(title: "ﬁle ｎａｍｅ", subtitle: "e\u{301}", hidden: "é"),
+        Note(
+            title: "ﬁle ｎａｍｅ", subtitle: "e\u{301}", hidden: "é",
+            info: ["rank": 4, "name": "Box.PDF", "flag": true, "a.b": 1, "a": ["b": 2], "empty": .null],
+            extra: ["tags": ["red", "blue"], "rank": 2.5]),
+        Note(
+            title: "x", subtitle: nil, hidden: "x", info: ["rank": "high", "a": ["b": 3], "flag": 0],
+            extra: ["rank": .uint(.max)]),
+        Note(title: "y", subtitle: nil, hidden: "y", info: [:], extra: ["tags": "red", "rank": .double(.nan)]),
     ]
 
     static let rules = [
@@ -66,6 +88,11 @@ private struct PlainNote: KeyValueCoding {
         "subtitle IN {'', nil}", "subtitle < 'z'",
         "hidden == 'x'", "hidden ENDSWITH 'é'", "title ENDSWITH[c] '.pdf' AND subtitle == nil OR hidden == ''",
         "NOT (title CONTAINS[cd] 'resume') AND subtitle LIKE[c] 'IMG*'",
+        "info.rank >= 3", "info.rank == nil", "info.rank != nil", "info.rank < 'x'", "info.rank BETWEEN {1, 4}",
+        "info.rank IN {4, 'high'}", "info.name ENDSWITH[c] '.pdf'", "info.name LIKE 'Box*'", "info.flag == YES",
+        "info.\"a.b\" == 1", "info.\"a.b\" == nil", "info.a.b > 1", "info.empty == nil", "info.@count > 1",
+        "info.missing == nil", "extra.rank > 2", "extra.rank == 18446744073709551615", "extra.tags CONTAINS 'red'",
+        "ANY extra.tags == 'red'", "extra.rank > 2 AND info.flag == YES OR info == nil",
     ]
 
     private static func machineAndRule(
@@ -83,7 +110,7 @@ private struct PlainNote: KeyValueCoding {
     /// Each rule gives, on each note read in place, the interpreter's result or error; and on
     /// the general path the same.
     @Test(arguments: rules)
-    func stringsReadInPlaceMeanTheComparison(_ rule: String) throws {
+    func fieldsReadInPlaceMeanTheComparison(_ rule: String) throws {
         var (machine, bound) = try Self.machineAndRule(rule)
         let interpreter = Interpreter()
         for (index, note) in Self.notes.enumerated() {
@@ -107,9 +134,10 @@ private struct PlainNote: KeyValueCoding {
     /// steps left.
     @Test(arguments: [
         "title ENDSWITH[c] '.pdf'", "subtitle == nil", "title LIKE[c] 'img_*'", "title MATCHES '.*\\\\.(pdf|PDF)'",
-        "title IN {'Report.PDF', ''} OR subtitle CONTAINS[cd] 'ete'", "title == 3",
+        "title IN {'Report.PDF', ''} OR subtitle CONTAINS[cd] 'ete'", "title == 3", "info.rank >= 3",
+        "info.rank < 'x'", "info.\"a.b\" == nil", "extra.rank > 2 OR info.name LIKE 'Box*'",
     ])
-    func stringsReadInPlaceSpendTheBudgetAlike(_ rule: String) throws {
+    func fieldsReadInPlaceSpendTheBudgetAlike(_ rule: String) throws {
         var outcomes: Set<String> = []
         for budget in 0...40 {
             var (machine, _) = try Self.machineAndRule(rule, steps: budget)
@@ -136,12 +164,17 @@ private struct PlainNote: KeyValueCoding {
         "SUBQUERY(fileproviderItems, $i, $i.typeIdentifier == nil AND $i.filename LIKE 'b*').@count == 1",
         "ANY fileproviderItems.filename CONTAINS[cd] 'resume'",
         "SUBQUERY(fileproviderItems, $i, $i.symlinkTargetPath MATCHES '/tmp/.*').@count > 0",
+        "SUBQUERY(fileproviderItems, $i, $i.userInfo.\"com.example.testBit\" == YES).@count > 0",
+        "SUBQUERY(fileproviderItems, $i, $i.userInfo.rank >= 3 OR $i.inheritedUserInfo.rank < 0).@count == 1",
     ])
     func selectedItemsReadInPlace(_ rule: String) throws {
         var first = FileProviderItem(itemIdentifier: "a", parentItemIdentifier: "root", filename: "Résumé.PDF")
         first.typeIdentifier = "com.adobe.pdf"
         first.symlinkTargetPath = "/tmp/x"
-        let second = FileProviderItem(itemIdentifier: "b", parentItemIdentifier: "root", filename: "b.txt")
+        first.userInfo = ["com.example.testBit": true, "rank": "x"]
+        var second = FileProviderItem(itemIdentifier: "b", parentItemIdentifier: "root", filename: "b.txt")
+        second.userInfo = ["rank": 3]
+        second.inheritedUserInfo = ["rank.inherited": 1]
         let items = [first, second]
         let context = FileProviderContext.activation(selectedItems: items)
         let parsed = try PredicateParser.parsePredicate(rule).predicate
@@ -191,5 +224,29 @@ private struct PlainNote: KeyValueCoding {
         #expect(storedCount == 2 * 5)
         #expect(FileProviderItem.storedString(atSlot: 3) == nil)
         #expect(FileProviderItem.storedString(atSlot: 99) == nil)
+    }
+
+    /// `userInfo` and `inheritedUserInfo` of ``FileProviderItem`` read what its
+    /// ``KeyValueCoding/value(atSlot:of:)`` answers, set and unset; `resolvedUserInfo` is computed.
+    @Test func fileProviderItemStoresItsDictionaries() {
+        var full = FileProviderItem(itemIdentifier: "a", parentItemIdentifier: "root", filename: "a")
+        full.userInfo = ["rank": 3, "tags": ["red"]]
+        full.inheritedUserInfo = ["x.inherited": true]
+        let empty = FileProviderItem(itemIdentifier: "b", parentItemIdentifier: "root", filename: "b")
+        var storedSlots: [Int] = []
+        for item in [full, empty] {
+            withUnsafePointer(to: item) { pointer in
+                for slot in FileProviderItem.schema.fields.indices {
+                    guard let stored = FileProviderItem.storedDictionary(atSlot: slot) else { continue }
+                    storedSlots.append(slot)
+                    #expect(stored.root == ObjectIdentifier(FileProviderItem.self))
+                    let answered = FileProviderItem.value(atSlot: slot, of: pointer)
+                    #expect(stored.value(in: UnsafeRawPointer(pointer)) == answered, "slot \(slot)")
+                }
+            }
+        }
+        let names = Set(storedSlots.map { FileProviderItem.schema.fields[$0].name })
+        #expect(names == ["userInfo", "inheritedUserInfo"])
+        #expect(storedSlots.count == 4)
     }
 }

@@ -1,0 +1,54 @@
+/// Where a dictionary field (`[String: Value]`, such as a File Provider item's `userInfo`) is
+/// stored inside an object: so that an engine holding objects by pointer looks one key up in
+/// the dictionary where it lies, without copying the whole dictionary into a ``Value`` and
+/// walking a key path over it.
+///
+/// Made only from a key path of a stored `[String: Value]` or `[String: Value]?` property
+/// (``dictionary(_:)-(KeyPath<Root,[String:Value]>)``), so the offset is the compiler's and the
+/// load's type is the property's; other fields have no stored dictionary (the constructors answer
+/// `nil`), and engines read them through ``KeyValueCoding/value(atSlot:of:)``.
+public struct StoredDictionary: Hashable, Sendable {
+    /// Whether the field is optional (an absent one reads as nil).
+    public let isOptional: Bool
+    /// The byte offset of the field in the object.
+    public let offset: Int
+    /// The type the offset is for: engines use a stored dictionary only for objects of that type.
+    public let root: ObjectIdentifier
+
+    private init?<Root, Field>(_ path: KeyPath<Root, Field>, isOptional: Bool) {
+        guard let offset = MemoryLayout<Root>.offset(of: path) else { return nil }
+        self.isOptional = isOptional
+        self.offset = offset
+        root = ObjectIdentifier(Root.self)
+    }
+
+    /// A stored `[String: Value]`, meaning ``Value/dictionary(_:)``.
+    public static func dictionary<Root>(_ path: KeyPath<Root, [String: Value]>) -> StoredDictionary? {
+        .init(path, isOptional: false)
+    }
+
+    /// A stored `[String: Value]?`, meaning ``Value/dictionary(_:)`` or nil.
+    public static func dictionary<Root>(_ path: KeyPath<Root, [String: Value]?>) -> StoredDictionary? {
+        .init(path, isOptional: true)
+    }
+
+    /// `body` applied to the field of the object at `object` (which must be of type ``root``),
+    /// read where it is stored; `whenNil` for an absent optional.
+    @inlinable @inline(__always)
+    public func withDictionary<Result>(
+        in object: UnsafeRawPointer, whenNil: () -> Result, _ body: ([String: Value]) -> Result
+    ) -> Result {
+        let field = object + offset
+        guard isOptional else { return body(field.assumingMemoryBound(to: [String: Value].self).pointee) }
+        switch field.assumingMemoryBound(to: [String: Value]?.self).pointee {
+        case .some(let entries): return body(entries)
+        case .none: return whenNil()
+        }
+    }
+
+    /// The field of the object at `object` (which must be of type ``root``) as the value
+    /// ``KeyValueCoding/value(atSlot:of:)`` answers for it.
+    public func value(in object: UnsafeRawPointer) -> Value {
+        withDictionary(in: object, whenNil: { .nil }, { .dictionary($0) })
+    }
+}
