@@ -85,17 +85,40 @@ public protocol KeyValueCoding: Sendable {
 }
 
 extension KeyValueCoding {
-    /// `ObjectIdentifier(object.pointee.schema)`.
+    /// `ObjectIdentifier(object.pointee.schema)`, asked of the object where it lies
+    /// (``withObject(at:_:)``).
     @inlinable
     public static func schemaIdentity(of object: UnsafePointer<Self>) -> ObjectIdentifier {
-        ObjectIdentifier(object.pointee.schema)
+        withObject(at: object) { ObjectIdentifier($0.schema) }
     }
 
-    /// `object.pointee.value(atSlot: slot)`: specialised for the conforming type, so the field
-    /// is read in place.
+    /// `object.pointee.value(atSlot: slot)`, asked of the object where it lies
+    /// (``withObject(at:_:)``): specialised for the conforming type, and without copying the
+    /// object to read one field.
     @inlinable
     public static func value(atSlot slot: Int, of object: UnsafePointer<Self>) -> Value {
-        object.pointee.value(atSlot: slot)
+        withObject(at: object) { $0.value(atSlot: slot) }
+    }
+
+    /// `body` applied to the object at `object` without copying it.
+    ///
+    /// `object.pointee.value(atSlot:)` copies the whole object before the call (the compiler
+    /// cannot know that the call leaves the memory alone), retaining and releasing every
+    /// reference the object holds, an atomic operation each, to read one field: for a struct
+    /// with a few strings, arrays or dictionaries, most of an evaluation. Here the object's bytes
+    /// are copied to the stack and taken from there as a value that owns nothing of its own (its
+    /// references stay the caller's, valid while `object` is), which `body` borrows; the bytes are
+    /// then put back and dropped without being destroyed, so no reference count changes.
+    @inlinable @inline(__always)
+    public static func withObject<Result>(at object: UnsafePointer<Self>, _ body: (Self) -> Result) -> Result {
+        withUnsafeTemporaryAllocation(of: Self.self, capacity: 1) { scratch in
+            guard let alias = scratch.baseAddress else { return body(object.pointee) }
+            UnsafeMutableRawPointer(alias).copyMemory(from: object, byteCount: MemoryLayout<Self>.size)
+            let borrowed = alias.move()
+            let result = body(borrowed)
+            alias.initialize(to: consume borrowed)
+            return result
+        }
     }
 
     /// ``Scalar/other``: the field is read as a ``Value``.
@@ -117,7 +140,8 @@ extension KeyValueCoding {
     /// Reads field `slot` of each object in place.
     @inlinable
     public static func forEachValue(atSlot slot: Int, of objects: UnsafeBufferPointer<Self>, _ body: (Value) -> Void) {
-        for index in objects.indices { body(objects[index].value(atSlot: slot)) }
+        guard let base = objects.baseAddress else { return }
+        for index in objects.indices { body(value(atSlot: slot, of: base + index)) }
     }
 
     /// The value for `key` (a field name or alias), or `nil` when the object has no such key.

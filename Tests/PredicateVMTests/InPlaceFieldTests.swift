@@ -95,23 +95,29 @@ private struct PlainNote: KeyValueCoding {
         "ANY extra.tags == 'red'", "extra.rank > 2 AND info.flag == YES OR info == nil",
     ]
 
-    private static func machineAndRule(
+    /// A machine for `rule` bound to ``Note``, and one for the same rule compiled without `TEST`
+    /// (every load and comparison its own instruction, so none of the in-place paths runs): the
+    /// reference for what those paths answer and charge.
+    private static func machines(
         _ rule: String, steps: Int = EvaluationLimits().maximumSteps
     ) throws -> (
-        VirtualMachine, PredicateNode
+        fused: VirtualMachine, plain: VirtualMachine, bound: PredicateNode
     ) {
         let parsed = try PredicateParser.parsePredicate(rule).predicate
         let bound = Binder.bind(parsed, selfType: .object(SchemaReference(Note.schema)))
-        let program = try Compiler.compile(bound, source: rule)
         let environment = EvaluationEnvironment(limits: EvaluationLimits(maximumSteps: steps))
-        return (VirtualMachine(program: program, environment: environment), bound)
+        return (
+            VirtualMachine(program: try Compiler.compile(bound, source: rule), environment: environment),
+            VirtualMachine(program: try Compiler.compile(bound, source: rule, fusing: false), environment: environment),
+            bound
+        )
     }
 
     /// Each rule gives, on each note read in place, the interpreter's result or error; and on
     /// the general path the same.
     @Test(arguments: rules)
     func fieldsReadInPlaceMeanTheComparison(_ rule: String) throws {
-        var (machine, bound) = try Self.machineAndRule(rule)
+        var (machine, _, bound) = try Self.machines(rule)
         let interpreter = Interpreter()
         for (index, note) in Self.notes.enumerated() {
             let expected = FusedComparisonTests.outcome { () throws(EvaluationError) in
@@ -128,30 +134,38 @@ private struct PlainNote: KeyValueCoding {
         }
     }
 
-    /// At every budget around the limit, a note read in place stops where the same note read on
-    /// the general path stops (the in-place test charges what the instructions it stands for
-    /// charge, and leaves a comparison it cannot afford to the general path), with the same
-    /// steps left.
+    /// At every budget around the limit, a note read in place (its declared fields where they
+    /// lie), and the same note with nothing declared (each field's value read once), stop where
+    /// the rule compiled without `TEST` stops, with the same steps left: the in-place tests
+    /// charge what the instructions they stand for charge, and leave a comparison they cannot
+    /// afford to the general path.
     @Test(arguments: [
         "title ENDSWITH[c] '.pdf'", "subtitle == nil", "title LIKE[c] 'img_*'", "title MATCHES '.*\\\\.(pdf|PDF)'",
         "title IN {'Report.PDF', ''} OR subtitle CONTAINS[cd] 'ete'", "title == 3", "info.rank >= 3",
-        "info.rank < 'x'", "info.\"a.b\" == nil", "extra.rank > 2 OR info.name LIKE 'Box*'",
+        "info.rank < 'x'", "info.\"a.b\" == nil", "extra.rank > 2 OR info.name LIKE 'Box*'", "hidden > 'a'",
     ])
     func fieldsReadInPlaceSpendTheBudgetAlike(_ rule: String) throws {
         var outcomes: Set<String> = []
         for budget in 0...40 {
-            var (machine, _) = try Self.machineAndRule(rule, steps: budget)
+            var (machine, plain, _) = try Self.machines(rule, steps: budget)
             for (index, note) in Self.notes.enumerated() {
-                let asValue = withUnsafePointer(to: PlainNote(note: note)) { pointer in
-                    FusedComparisonTests.outcome { () throws(EvaluationError) in try machine.evaluate(item: pointer) }
+                let expected = withUnsafePointer(to: note) { pointer in
+                    FusedComparisonTests.outcome { () throws(EvaluationError) in try plain.evaluate(item: pointer) }
                 }
-                let stepsLeftAsValue = machine.remainingSteps
+                let stepsLeft = plain.remainingSteps
                 let inPlace = withUnsafePointer(to: note) { pointer in
                     FusedComparisonTests.outcome { () throws(EvaluationError) in try machine.evaluate(item: pointer) }
                 }
-                #expect(inPlace == asValue, "\(rule) with \(budget) steps on note \(index)")
-                #expect(machine.remainingSteps == stepsLeftAsValue, "\(rule) with \(budget) steps on note \(index)")
-                outcomes.insert(asValue.hasPrefix("limitExceeded") ? "limitExceeded" : "answered")
+                let inPlaceStepsLeft = machine.remainingSteps
+                let undeclared = withUnsafePointer(to: PlainNote(note: note)) { pointer in
+                    FusedComparisonTests.outcome { () throws(EvaluationError) in try machine.evaluate(item: pointer) }
+                }
+                let context = "\(rule) with \(budget) steps on note \(index)"
+                #expect(inPlace == expected, "\(context)")
+                #expect(inPlaceStepsLeft == stepsLeft, "\(context)")
+                #expect(undeclared == expected, "\(context), nothing declared")
+                #expect(machine.remainingSteps == stepsLeft, "\(context), nothing declared")
+                outcomes.insert(expected.hasPrefix("limitExceeded") ? "limitExceeded" : "answered")
             }
         }
         #expect(outcomes == ["limitExceeded", "answered"], "\(rule)")

@@ -69,14 +69,21 @@ struct StringSite {
 /// place, the key (borrowed: ``VirtualMachine/dictionaryKeys`` keeps it), the receiver and the
 /// loads the site stands for; plain data, read through one pointer.
 struct DictionarySite {
-    let field: StoredDictionary?
+    /// The key; `nil` when the site is not of this form.
     let key: Unmanaged<DictionaryKey>?
+    /// The field's schema and slot: the site applies to receivers of that schema.
+    let schema: ObjectIdentifier
+    let slot: Int
+    /// Where items of the host type store the field; `nil` when they do not (the field's value
+    /// is then read, once, and the key looked up in it).
+    let field: StoredDictionary?
     let variable: Int
     /// The steps of the loads and `PUSH_CONST` before the comparison (2 from `SELF`, 3 from a
     /// variable), as ``VirtualMachine/testInGeneral(_:_:)`` charges them.
     let loads: Int
 
-    static let absent = DictionarySite(field: nil, key: nil, variable: -1, loads: 0)
+    static let absent = DictionarySite(
+        key: nil, schema: ObjectIdentifier(DictionaryKey.self), slot: -1, field: nil, variable: -1, loads: 0)
 }
 
 /// The key a ``DictionarySite`` looks up, and whether it has a dot (then a miss needs the general
@@ -142,7 +149,8 @@ extension VirtualMachine {
     }
 
     /// Site `index` decided from the scalar the receiver's type answers for the field, when the
-    /// site is one bound field read directly and the scalar decides it; else on the general path.
+    /// site is one bound field read directly and the scalar decides it; when the type answers no
+    /// scalar for the field, from the field's value, read once; else on the general path.
     @inline(never)
     mutating func testByScalar(_ index: Int, _ item: ItemReader?) throws(EvaluationError) -> Bool {
         if let decided = try decideStoredString(index, item) { return decided }
@@ -152,11 +160,22 @@ extension VirtualMachine {
             let site = scalarSites.base + index
             if site.pointee.isPresent,
                 let receiver = site.pointee.variable < 0 ? item : boundItem(site.pointee.variable),
-                receiver.schema == site.pointee.schema,
-                let decided = site.pointee.decision.decide(receiver.scalar(atSlot: site.pointee.slot))
+                receiver.schema == site.pointee.schema
             {
-                try charge(site.pointee.cost)
-                return decided
+                let scalar = receiver.scalar(atSlot: site.pointee.slot)
+                if let decided = site.pointee.decision.decide(scalar) {
+                    try charge(site.pointee.cost)
+                    return decided
+                }
+                // A type that answers no scalars (the protocol's default) or a field that is not
+                // one: the value ``testInGeneral(_:_:)`` would read, its loads charged as there
+                // (reading one field of the receiver cannot fail), then its comparison.
+                if scalar.kind == .other, index < comparisons.count, let reference = comparisons[index] {
+                    let value = receiver.value(atSlot: site.pointee.slot)
+                    steps -= site.pointee.variable < 0 ? 2 : 3
+                    if steps < 0 { try charge(0) }
+                    return try decide(index, reference, value)
+                }
             }
         }
         return try testInGeneral(index, item)
@@ -208,26 +227,37 @@ extension VirtualMachine {
         }
     }
 
-    /// Site `index` decided on the value of its key in a dictionary field stored in the receiver
-    /// (``DictionarySite``), looked up where the dictionary lies, charged and decided as
-    /// ``testInGeneral(_:_:)`` charges and decides the value it reads. `nil`, with nothing
-    /// charged, when the site has no such field, the receiver is not an item of the host type, or
-    /// a dotted key is missing (the general path then tries its parts).
+    /// Site `index` decided on the value of its key in a dictionary field of the receiver
+    /// (``DictionarySite``), looked up where the dictionary lies when the receiver's type stores
+    /// it, else in the field's value read once; charged and decided as ``testInGeneral(_:_:)``
+    /// charges and decides the value it reads. `nil`, with nothing charged, when the site is not
+    /// of this form, the receiver is not of the field's schema, the field holds something other
+    /// than a dictionary or nil, or a dotted key is missing (the general path then tries its
+    /// parts).
     @inline(__always)
     mutating func decideStoredDictionary(_ index: Int, _ item: ItemReader?) throws(EvaluationError) -> Bool? {
         guard index < dictionarySites.count else { return nil }
         let site = dictionarySites.base + index
-        guard let field = site.pointee.field, let key = site.pointee.key, index < comparisons.count,
-            let reference = comparisons[index],
+        guard let key = site.pointee.key, index < comparisons.count, let reference = comparisons[index],
             let receiver = site.pointee.variable < 0 ? item : boundItem(site.pointee.variable),
-            ObjectIdentifier(receiver.type) == hostType
+            receiver.schema == site.pointee.schema
         else { return nil }
         // What `KeyValueAccess.value(along:from:variable:)` answers for one key on a dictionary.
-        let value: Value? = key._withUnsafeGuaranteedRef { key in
-            field.withDictionary(in: receiver.address, whenNil: { .nil }) { entries in
+        func lookUp(_ entries: [String: Value]) -> Value? {
+            key._withUnsafeGuaranteedRef { key in
                 let found = entries[key.key]
                 if let found, !found.isNil { return found }
                 return key.hasDot ? nil : found ?? .nil
+            }
+        }
+        let value: Value?
+        if let field = site.pointee.field, ObjectIdentifier(receiver.type) == hostType {
+            value = field.withDictionary(in: receiver.address, whenNil: { .nil }, lookUp)
+        } else {
+            switch receiver.value(atSlot: site.pointee.slot) {
+            case .dictionary(let entries): value = lookUp(entries)
+            case let head where head.isNil: value = head
+            default: value = nil
             }
         }
         guard let value else { return nil }

@@ -67,21 +67,27 @@ extension VirtualMachine {
     }
 
     /// Comparison site `index` as a ``DictionarySite`` for items of type `Item`, when its key path
-    /// is a dictionary field `Item` stores and one key.
+    /// is a field and one key: with the field's place when `Item` stores it as a dictionary.
     private func dictionarySite<Item: KeyValueCoding>(
         _ index: Int, schema: ObjectIdentifier?, of _: Item.Type
     ) -> DictionarySite {
         guard index < dictionaryKeys.count, let key = dictionaryKeys[index], index < program.comparisons.count,
-            let schema, Int(program.comparisons[index].keyPath) < boundFields.count,
-            let field = boundFields[Int(program.comparisons[index].keyPath)], field.schema == schema,
-            let stored = Item.storedDictionary(atSlot: field.slot), stored.root == ObjectIdentifier(Item.self)
+            Int(program.comparisons[index].keyPath) < boundFields.count,
+            let field = boundFields[Int(program.comparisons[index].keyPath)]
         else { return .absent }
+        var stored: StoredDictionary?
+        if field.schema == schema, let place = Item.storedDictionary(atSlot: field.slot),
+            place.root == ObjectIdentifier(Item.self)
+        {
+            stored = place
+        }
         let variable: Int
         switch program.comparisons[index].receiver {
         case .evaluatedObject: variable = -1
         case .variable(let slot): variable = Int(slot)
         }
         return DictionarySite(
-            field: stored, key: Unmanaged.passUnretained(key), variable: variable, loads: variable < 0 ? 2 : 3)
+            key: Unmanaged.passUnretained(key), schema: field.schema, slot: field.slot, field: stored,
+            variable: variable, loads: variable < 0 ? 2 : 3)
     }
 }
