@@ -13,12 +13,16 @@ struct BenchmarkReport: Encodable {
     let runs: Int
     /// A rule set with rules failing on every item against one with false rules (issue 18).
     var failingRules: FailingRulesBenchmark.Result?
+    /// The VM on a plain struct with the minimal conformance against a tree-walker and a closure
+    /// compiler (issue 13).
+    var outside: [OutsideItemsBenchmark.Result] = []
     /// Rules pushed down to SQLite and PostgreSQL against loading every row (issue 19); absent
     /// with `--no-database`.
     var database: DatabaseBenchmark.Result?
 
     enum CodingKeys: String, CodingKey {
         case machine, workloads, parse, scaling, runs, database
+        case outside = "outside_items"
         case failingRules = "rule_set_with_failing_rules"
         case buildSeconds = "build_seconds"
         case peakMemoryMiB = "peak_memory_mib"
