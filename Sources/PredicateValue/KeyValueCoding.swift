@@ -53,7 +53,9 @@ public protocol KeyValueCoding: Sendable {
     /// Field `slot` of the object at `object` as a plain ``Scalar`` (a Boolean, a number, a date
     /// or nil, with no reference counting), or ``Scalar/other`` when the field holds anything
     /// else. Engines decide comparisons of such fields without building a ``Value``; the default
-    /// answers ``Scalar/other`` for every field, so they read it with ``value(atSlot:of:)``.
+    /// converts what ``value(atSlot:of:)`` answers, so a type that reads a scalar more cheaply
+    /// than it builds the value (or that builds costly values for its other fields, which the
+    /// default builds twice when a rule compares them directly) answers for itself.
     static func scalar(atSlot slot: Int, of object: UnsafePointer<Self>) -> Scalar
 
     /// The schema every object of this type has, when they all share one; `nil` (the default)
@@ -121,9 +123,13 @@ extension KeyValueCoding {
         }
     }
 
-    /// ``Scalar/other``: the field is read as a ``Value``.
+    /// The field's value as a scalar (``Scalar/init(_:)``), so that engines decide scalar fields of
+    /// any conforming type without the general comparison; ``Scalar/other`` for other fields,
+    /// which they then read as a ``Value``.
     @inlinable
-    public static func scalar(atSlot slot: Int, of object: UnsafePointer<Self>) -> Scalar { .other }
+    public static func scalar(atSlot slot: Int, of object: UnsafePointer<Self>) -> Scalar {
+        Scalar(value(atSlot: slot, of: object))
+    }
 
     /// `nil`: each object answers ``KeyValueCoding/schema`` for itself.
     public static var sharedSchema: Schema? { nil }

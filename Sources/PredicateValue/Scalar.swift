@@ -64,6 +64,21 @@ public struct Scalar: Hashable, Sendable {
     /// The double or the date's seconds, for ``Kind/double`` and ``Kind/date``.
     @inlinable public var double: Double { Double(bitPattern: bits) }
 
+    /// The scalar `value` is: a nil, a Boolean, a number or a date; ``other`` for anything else
+    /// (a null among them, which only collections hold).
+    @inlinable
+    public init(_ value: Value) {
+        switch value {
+        case .nil: self = .nil
+        case .bool(let flag): self = .bool(flag)
+        case .int(let number): self = .int(number)
+        case .uint(let number): self = .uint(number)
+        case .double(let number): self = .double(number)
+        case .date(let seconds): self = .date(secondsSinceReferenceDate: seconds)
+        default: self = .other
+        }
+    }
+
     /// The value this scalar stands for; `nil` for ``other``.
     public var value: Value? {
         switch kind {
