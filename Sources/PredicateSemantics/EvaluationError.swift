@@ -75,6 +75,13 @@ public struct EvaluationError: Error, Hashable, Sendable, CustomStringConvertibl
         self.range = range
     }
 
+    /// What ordering `lhs` against `rhs` throws when the two cannot be ordered (a string and a
+    /// number): ``ValueComparison/compare(_:_:)``'s error, for an engine that knows in advance
+    /// that a comparison will fail.
+    package static func cannotOrder(_ lhs: Value, _ rhs: Value) -> EvaluationError {
+        EvaluationError(.typeMismatch, .cannotOrder(lhs, rhs))
+    }
+
     /// Errors are equal when their kind, message and range are, however the message is held.
     public static func == (lhs: EvaluationError, rhs: EvaluationError) -> Bool {
         lhs.kind == rhs.kind && lhs.range == rhs.range && lhs.message == rhs.message

@@ -92,7 +92,9 @@ private struct PlainNote: KeyValueCoding {
         "info.rank IN {4, 'high'}", "info.name ENDSWITH[c] '.pdf'", "info.name LIKE 'Box*'", "info.flag == YES",
         "info.\"a.b\" == 1", "info.\"a.b\" == nil", "info.a.b > 1", "info.empty == nil", "info.@count > 1",
         "info.missing == nil", "extra.rank > 2", "extra.rank == 18446744073709551615", "extra.tags CONTAINS 'red'",
-        "ANY extra.tags == 'red'", "extra.rank > 2 AND info.flag == YES OR info == nil",
+        "ANY extra.tags == 'red'", "extra.rank > 2 AND info.flag == YES OR info == nil", "info.rank == 4",
+        "info.rank != 4", "info.name == YES", "info.name != CAST(0, 'NSDate')", "title != nil", "info.rank == 4.0",
+        "info.name > 3", "hidden < YES", "title >= CAST(0, 'NSDate')", "info.rank <= 1.5",
     ]
 
     /// A machine for `rule` bound to ``Note``, and one for the same rule compiled without `TEST`
@@ -143,6 +145,7 @@ private struct PlainNote: KeyValueCoding {
         "title ENDSWITH[c] '.pdf'", "subtitle == nil", "title LIKE[c] 'img_*'", "title MATCHES '.*\\\\.(pdf|PDF)'",
         "title IN {'Report.PDF', ''} OR subtitle CONTAINS[cd] 'ete'", "title == 3", "info.rank >= 3",
         "info.rank < 'x'", "info.\"a.b\" == nil", "extra.rank > 2 OR info.name LIKE 'Box*'", "hidden > 'a'",
+        "info.rank == 4 OR title != 3", "info.name > 3",
     ])
     func fieldsReadInPlaceSpendTheBudgetAlike(_ rule: String) throws {
         var outcomes: Set<String> = []

@@ -45,7 +45,7 @@ public enum ValueComparison {
         case (.date(let a), .date(let b)):
             return Ordering(a, b)
         default:
-            throw EvaluationError(.typeMismatch, .cannotOrder(lhs, rhs))
+            throw EvaluationError.cannotOrder(lhs, rhs)
         }
     }
 

@@ -30,6 +30,13 @@ public final class PreparedComparison: Sendable {
     @usableFromInline package let scalar: ScalarDecision
     @usableFromInline let strings: StringTest?
     @usableFromInline let membership: MembershipTest?
+    /// `==` or `!=` against a constant that is not a string (a number, a Boolean, a date, nil):
+    /// the answer for any string operand, which the general equality never finds equal to it.
+    @usableFromInline let stringAgainstOther: Bool?
+    /// `<`, `<=`, `>` or `>=` against a number, a Boolean or a date: a string operand cannot be
+    /// ordered against it, and the comparison throws ``EvaluationError/cannotOrder(_:_:)``
+    /// whatever the string.
+    package let stringsCannotBeOrdered: Bool
     /// For `LIKE` and `MATCHES`: the compiled pattern, run within the evaluation's step budget.
     package let pattern: CompiledPattern?
     /// For `UTI-CONFORMS-TO` a type identifier: the identifier, which a string operand is tested
@@ -74,6 +81,36 @@ public final class PreparedComparison: Sendable {
             strings = nil
         }
         membership = op == .in ? MembershipTest(constant) : nil
+        switch (op, constant) {
+        case (.equal, .nil), (.equal, .bool), (.equal, .int), (.equal, .uint), (.equal, .double), (.equal, .decimal),
+            (.equal, .date), (.notEqual, .nil), (.notEqual, .bool), (.notEqual, .int), (.notEqual, .uint),
+            (.notEqual, .double), (.notEqual, .decimal), (.notEqual, .date):
+            // The general comparison's own answer, for a string it cannot find equal.
+            stringAgainstOther = try? ComparisonOperators.evaluate(
+                op, .string(""), constant, quantifier: .direct, options: options,
+                environment: PreparedComparison.environment)
+        default:
+            stringAgainstOther = nil
+        }
+        switch (op, constant) {
+        case (.less, .bool), (.less, .int), (.less, .uint), (.less, .double), (.less, .decimal), (.less, .date),
+            (.lessOrEqual, .bool), (.lessOrEqual, .int), (.lessOrEqual, .uint), (.lessOrEqual, .double),
+            (.lessOrEqual, .decimal), (.lessOrEqual, .date), (.greater, .bool), (.greater, .int), (.greater, .uint),
+            (.greater, .double), (.greater, .decimal), (.greater, .date), (.greaterOrEqual, .bool),
+            (.greaterOrEqual, .int), (.greaterOrEqual, .uint), (.greaterOrEqual, .double), (.greaterOrEqual, .decimal),
+            (.greaterOrEqual, .date):
+            // Confirmed with the general comparison itself.
+            do throws(EvaluationError) {
+                _ = try ComparisonOperators.evaluate(
+                    op, .string(""), constant, quantifier: .direct, options: options,
+                    environment: PreparedComparison.environment)
+                stringsCannotBeOrdered = false
+            } catch {
+                stringsCannotBeOrdered = error == EvaluationError.cannotOrder(.string(""), constant)
+            }
+        default:
+            stringsCannotBeOrdered = false
+        }
         switch (op, constant) {
         case (.like, .string(let text)) where !text.isEmpty:
             pattern = (try? LikePattern(text, options: options)).map { .like($0, text: text) }
@@ -126,7 +163,7 @@ public final class PreparedComparison: Sendable {
         // Optional chaining rather than `if let`: the tests are used where they are stored,
         // not copied out (a copy retains every buffer the matcher holds).
         if let answer = strings?.holds(text) { return answer }
-        return membership?.contains(text)
+        return membership?.contains(text) ?? stringAgainstOther
     }
 }
 

@@ -321,6 +321,11 @@ extension VirtualMachine {
         }
         let prepared = reference.takeUnretainedValue()
         if prepared.quantifier == .direct {
+            if prepared.stringsCannotBeOrdered, case .string = value {
+                // The general comparison's charge and error, without its machinery.
+                try charge(prepared.scalarCost)
+                throw EvaluationError.cannotOrder(value, prepared.constant)
+            }
             if let pattern = prepared.pattern, case .string(let text) = value {
                 try charge(prepared.scalarCost)
                 var budget = steps
