@@ -27,10 +27,11 @@ public struct Rule<Item>: Sendable {
     /// The compiled program, for the lower-level engines and for serialising.
     public var program: Program { compiled.program }
 
-    /// Collections with fewer items than this are filtered on the scalar VM in place; larger ones
-    /// on the batch engine, over columns built for the rule, on all cores. Below it, building
-    /// columns and starting threads costs more than the batch engine saves (measured with
-    /// `predicate-bench`'s `one_line_filter` engine; see README, Embedding).
+    /// Collections with fewer items than this are filtered on the scalar VM in place on the
+    /// calling thread; larger ones on all cores (``evaluate(_:)`` on the batch
+    /// engine, over columns built for the rule). Below it, starting threads (and building columns)
+    /// costs more than the extra cores save (measured with `predicate-bench`'s `one_line_filter`
+    /// engine; see README, Embedding).
     public static var batchThreshold: Int { 4096 }
 
     init(compiled: CompiledRule) {
@@ -130,12 +131,12 @@ extension Rule where Item: KeyValueCoding {
         batch.evaluate(ColumnBatch(items: items, keyPaths: batch.columnKeyPaths), threads: BatchProgram.allCores)
     }
 
-    /// The rows (offsets from the slice's start) that satisfy the rule. Fewer than
-    /// ``batchThreshold`` items run on the scalar VM, in place, on this thread. More run on all
-    /// cores: on the batch engine when every column it would build is a scalar stored in the item
-    /// (a load per row, and its kernels are the fastest there are), otherwise on the scalar VM in
-    /// place, a share of the items per core, because building columns of strings or nested values
-    /// costs more than the VM spends reading them where they are (see README, Embedding).
+    /// The rows (offsets from the slice's start) that satisfy the rule, from the scalar VM
+    /// reading the items in place: on this thread for fewer than ``batchThreshold`` items, else a
+    /// share of them per core. Building the batch engine's columns costs more than the VM spends
+    /// deciding a rule in place, even for columns of stored Booleans and numbers, which the VM
+    /// decides by typed loads (and a decision table for up to eight of them; see README,
+    /// Embedding).
     func matchingRows(_ items: ArraySlice<Item>) -> [Int] {
         guard items.count >= Self.batchThreshold else {
             var answers = [Bool](repeating: false, count: items.count)
@@ -146,21 +147,8 @@ extension Rule where Item: KeyValueCoding {
             }
             return answers.indices.filter { answers[$0] }
         }
-        guard columnsAreStoredScalars else {
-            let answers = answersOnAllCores(items)
-            return answers.indices.filter { answers[$0] }
-        }
-        return batchResult(items).matchingRows
-    }
-
-    /// Whether every column the batch engine reads is a scalar field stored in `Item`.
-    private var columnsAreStoredScalars: Bool {
-        let paths = batch.columnKeyPaths
-        return !paths.isEmpty
-            && paths.allSatisfy { path in
-                guard path.count == 1, case .field(let field) = path[0] else { return false }
-                return field.schema.schema === Item.sharedSchema && Item.storedScalar(atSlot: field.slot) != nil
-            }
+        let answers = answersOnAllCores(items)
+        return answers.indices.filter { answers[$0] }
     }
 
     /// Each item's answer from the scalar VM, in place, the items split evenly across the cores.

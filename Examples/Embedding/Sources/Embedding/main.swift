@@ -5,7 +5,7 @@ let tracks = (0..<1_000_000).map { i in
     Track(title: "Song \(i)", plays: i % 500, rating: i % 3 == 0 ? nil : 4.5, isLiked: i % 2 == 0, added: Date())
 }
 
-// 1. Filter a million of your own structs by a rule with arguments (batch engine, all cores).
+// 1. Filter a million of your own structs by a rule with arguments (read in place, all cores).
 let popular = try Rule<Track>("isLiked == YES AND plays > %d", 400)
 let liked = tracks.filter(popular)
 print("liked and popular:", liked.count)  // 98000
