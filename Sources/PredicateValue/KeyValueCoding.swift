@@ -250,6 +250,15 @@ public indirect enum ValueType: Hashable, Sendable {
     /// The given type, or nil.
     case optional(ValueType)
 
+    /// Whether values of this type are dictionaries (optional or not).
+    public var isDictionary: Bool {
+        switch self {
+        case .dictionary: return true
+        case .optional(let wrapped): return wrapped.isDictionary
+        default: return false
+        }
+    }
+
     /// Whether values of this type are Booleans (optional or not).
     public var isBoolean: Bool {
         switch self {

@@ -80,6 +80,13 @@ extension VirtualMachine {
             place.root == ObjectIdentifier(Item.self)
         {
             stored = place
+        } else {
+            // Read once and looked up only when the schema says the field holds a dictionary:
+            // anything else (an object: `contentType.identifier`) goes to the general path at
+            // once, without a read first.
+            guard let shared = Item.sharedSchema, ObjectIdentifier(shared) == field.schema,
+                field.slot < shared.fields.count, shared.fields[field.slot].type.isDictionary
+            else { return .absent }
         }
         let variable: Int
         switch program.comparisons[index].receiver {
