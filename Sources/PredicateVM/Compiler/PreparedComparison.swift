@@ -81,34 +81,29 @@ public final class PreparedComparison: Sendable {
             strings = nil
         }
         membership = op == .in ? MembershipTest(constant) : nil
-        switch (op, constant) {
-        case (.equal, .nil), (.equal, .bool), (.equal, .int), (.equal, .uint), (.equal, .double), (.equal, .decimal),
-            (.equal, .date), (.notEqual, .nil), (.notEqual, .bool), (.notEqual, .int), (.notEqual, .uint),
-            (.notEqual, .double), (.notEqual, .decimal), (.notEqual, .date):
-            // The general comparison's own answer, for a string it cannot find equal.
-            stringAgainstOther = try? ComparisonOperators.evaluate(
-                op, .string(""), constant, quantifier: .direct, options: options,
-                environment: PreparedComparison.environment)
-        default:
-            stringAgainstOther = nil
+        // A string against a constant that is not one: the general comparison's answer (or its
+        // error) is the same whatever the string, so it is taken once, from the comparison itself.
+        let againstOther: Bool
+        switch constant {
+        case .nil, .bool, .int, .uint, .double, .decimal, .date: againstOther = true
+        default: againstOther = false
         }
-        switch (op, constant) {
-        case (.less, .bool), (.less, .int), (.less, .uint), (.less, .double), (.less, .decimal), (.less, .date),
-            (.lessOrEqual, .bool), (.lessOrEqual, .int), (.lessOrEqual, .uint), (.lessOrEqual, .double),
-            (.lessOrEqual, .decimal), (.lessOrEqual, .date), (.greater, .bool), (.greater, .int), (.greater, .uint),
-            (.greater, .double), (.greater, .decimal), (.greater, .date), (.greaterOrEqual, .bool),
-            (.greaterOrEqual, .int), (.greaterOrEqual, .uint), (.greaterOrEqual, .double), (.greaterOrEqual, .decimal),
-            (.greaterOrEqual, .date):
-            // Confirmed with the general comparison itself.
-            do throws(EvaluationError) {
-                _ = try ComparisonOperators.evaluate(
+        let withAString: Result<Bool, EvaluationError>? =
+            againstOther && op.isRelationalOperator
+            ? Result { () throws(EvaluationError) in
+                try ComparisonOperators.evaluate(
                     op, .string(""), constant, quantifier: .direct, options: options,
                     environment: PreparedComparison.environment)
-                stringsCannotBeOrdered = false
-            } catch {
-                stringsCannotBeOrdered = error == EvaluationError.cannotOrder(.string(""), constant)
-            }
+            } : nil
+        switch (op, withAString) {
+        case (.equal, .success(let answer)?), (.notEqual, .success(let answer)?):
+            stringAgainstOther = answer
+            stringsCannotBeOrdered = false
+        case (_, .failure(let error)?):
+            stringAgainstOther = nil
+            stringsCannotBeOrdered = error == EvaluationError.cannotOrder(.string(""), constant)
         default:
+            stringAgainstOther = nil
             stringsCannotBeOrdered = false
         }
         switch (op, constant) {
