@@ -66,6 +66,11 @@ final class BatchWorker {
     private var machines: [VirtualMachine?]
     /// Answers remembered per distinct string, by comparison leaf (see `memoized`).
     private var memos: [Int: [String: Bool]] = [:]
+    /// By comparison leaf over a coded string column: what each code decides (nil rows at 0).
+    private var codedTables: [Int: CodeDecisions] = [:]
+    /// By quantified comparison leaf over a string-list column: what a nil row decides (its
+    /// only code, 0) and what each element's code decides.
+    private var listTables: [Int: (nilRow: CodeDecisions, elements: CodeDecisions)] = [:]
     /// For `SUBQUERY` over each row alone: a worker for the inner plan, by leaf.
     private var innerWorkers: [Int: BatchWorker] = [:]
     /// Per row of the current chunk: 1 once it failed, 2 once it is a suspect (either way it
@@ -77,6 +82,10 @@ final class BatchWorker {
     /// Failures, in the order found (ascending within a chunk's clause; sorted at the end).
     private(set) var errors: [BatchResult.RowError] = []
     private let budget: RowBudget
+    /// `budget.sharedSteps` and the evaluation's step limit, read per row without copying the
+    /// budget (whose program would be retained and released on every read).
+    private let sharedSteps: Int
+    private let maximumSteps: Int
     /// Suspect rows of the current chunk, in the order found.
     private var chunkSuspects: [Int] = []
     /// Suspect rows the caller evaluates again (``RowBudget/report``, ``RowBudget/shared(_:)``).
@@ -93,6 +102,8 @@ final class BatchWorker {
         threads: Int, budget: RowBudget
     ) {
         self.budget = budget
+        sharedSteps = budget.sharedSteps
+        maximumSteps = environment.limits.maximumSteps
         self.plan = plan
         self.columns = columns
         self.batch = batch
@@ -100,7 +111,7 @@ final class BatchWorker {
         self.environment = environment
         self.threads = threads
         machines = Array(repeating: nil, count: plan.regionCount)
-        root = ExecutionNode(plan.root, columns: columns, masks: !binding.selfIsNotTheRow)
+        root = ExecutionNode(plan.root, columns: columns, masks: !binding.selfIsNotTheRow, environment: environment)
         failed = .allocate(capacity: BatchWorker.chunkSize)
         cost = .allocate(capacity: BatchWorker.chunkSize)
     }
@@ -122,7 +133,7 @@ final class BatchWorker {
             // Kernels are charged nothing more: a row's instructions outside loops are at most the
             // plan's, charged here up front.
             totalCost = totalCost.saturatingAdd(plan.rowCost.multipliedReportingOverflow(by: count).partialValue)
-            if totalCost > budget.sharedSteps { exhausted = true }
+            if totalCost > sharedSteps { exhausted = true }
             if case .mask(let node) = root, plan.rowCost <= environment.limits.maximumSteps {
                 let mask = masks.take()
                 node.fill(mask, start: start, count: count, pool: &masks)
@@ -189,14 +200,14 @@ final class BatchWorker {
         let index = row - chunkStart
         cost[index] = cost[index].saturatingAdd(steps)
         totalCost = totalCost.saturatingAdd(steps)
-        if totalCost > budget.sharedSteps { exhausted = true }
-        if cost[index] > environment.limits.maximumSteps { suspect(row) }
+        if totalCost > sharedSteps { exhausted = true }
+        if cost[index] > maximumSteps { suspect(row) }
     }
 
     /// What is left of `row`'s budget.
     private func remaining(_ row: Int) -> Int {
-        let own = environment.limits.maximumSteps - cost[row - chunkStart]
-        let shared = budget.sharedSteps == .max ? Int.max : budget.sharedSteps - totalCost
+        let own = maximumSteps - cost[row - chunkStart]
+        let shared = sharedSteps == .max ? Int.max : sharedSteps - totalCost
         return max(0, min(own, shared))
     }
 
@@ -301,6 +312,10 @@ final class BatchWorker {
         switch columns[leaf.column] {
         case .strings(let values, let nils) where leaf.strings != nil && leaf.nilResult != nil:
             count = stringKernel(values, nils, leaf.strings, leaf.nilResult, input, output)
+        case .codedStrings(let codes, let distinct, _):
+            count = codedKernel(leaf, codes, distinct, input, output)
+        case .stringLists(let lists, let nils) where leaf.quantifier != .direct && !leaf.constantOnLeft:
+            count = listKernel(leaf, lists, nils, input, output)
         case .values(let values, _) where leaf.integers != nil || leaf.doubles != nil:
             count = mixedNumbers(leaf, values, input, output)
         case .unavailable:
@@ -346,6 +361,121 @@ final class BatchWorker {
             guard failed[row - chunkStart] == 0 else { continue }
             output[kept] = Int32(truncatingIfNeeded: row)
             kept &+= holds ? 1 : 0
+        }
+        return kept
+    }
+
+    /// A comparison over a coded string column: each distinct value decided once (the first time
+    /// this worker meets the leaf), each row then one look-up of its code.
+    private func codedKernel(
+        _ leaf: ComparisonLeaf, _ codes: [Int32], _ distinct: [String], _ input: Selection,
+        _ output: UnsafeMutablePointer<Int32>
+    ) -> Int {
+        let decisions = codedTables[leaf.id] ?? CodeDecisions(leaf.codedOutcomes(distinct, environment: environment))
+        codedTables[leaf.id] = decisions
+        var kept = 0
+        codes.withUnsafeBufferPointer { codes in
+            decisions.answers.withUnsafeBufferPointer { answers in
+                decisions.steps.withUnsafeBufferPointer { steps in
+                    for index in 0..<input.count where !exhausted {
+                        let row = input.row(index)
+                        let code = Int(codes[row]) &+ 1
+                        if decisions.charges && steps[code] > 0 {
+                            let allowed = remaining(row)
+                            charge(row, steps[code])
+                            if steps[code] > allowed { suspect(row) }
+                        }
+                        kept &+= decide(answers[code], code, decisions, row: row, output + kept)
+                    }
+                }
+            }
+        }
+        return kept
+    }
+
+    /// Writes `row` to `output` and returns 1 if `answer` (a ``CodeDecisions`` answer of `code`)
+    /// is true and the row has not failed; records the failure of one that fails or ran out.
+    @inline(__always)
+    private func decide(
+        _ answer: UInt8, _ code: Int, _ decisions: CodeDecisions, row: Int, _ output: UnsafeMutablePointer<Int32>
+    ) -> Int {
+        switch answer {
+        case CodeDecisions.isFalse, CodeDecisions.isTrue:
+            guard failed[row - chunkStart] == 0 else { return 0 }
+            output.pointee = Int32(truncatingIfNeeded: row)
+            return Int(answer)
+        case CodeDecisions.fails:
+            if let error = decisions.errors[code] { fail(row, error) }
+            return 0
+        default:
+            suspect(row)
+            return 0
+        }
+    }
+
+    /// `ANY`/`ALL` over a column of string lists: each distinct element decided once, each row
+    /// then its elements' answers looked up in order, stopping where the quantifier is decided
+    /// or an element fails, as the general comparison does; charged its cost (elements times
+    /// the constant's size) and the steps of the patterns it ran.
+    private func listKernel(
+        _ leaf: ComparisonLeaf, _ lists: StringLists, _ nils: [UInt8], _ input: Selection,
+        _ output: UnsafeMutablePointer<Int32>
+    ) -> Int {
+        let tables =
+            listTables[leaf.id]
+            ?? {
+                let (nilRow, elements) = leaf.listOutcomes(lists.distinct, environment: environment)
+                return (CodeDecisions([nilRow]), CodeDecisions(elements))
+            }()
+        listTables[leaf.id] = tables
+        let (nilRow, decisions) = tables
+        // The answer that decides the quantifier: a true element for ANY, a false one for ALL.
+        let decisive = leaf.quantifier == .any ? CodeDecisions.isTrue : CodeDecisions.isFalse
+        let constantSize = EvaluationCost.size(leaf.constant)
+        var kept = 0
+        lists.offsets.withUnsafeBufferPointer { offsets in
+            lists.elements.withUnsafeBufferPointer { elements in
+                decisions.answers.withUnsafeBufferPointer { answers in
+                    decisions.steps.withUnsafeBufferPointer { elementSteps in
+                        for index in 0..<input.count where !exhausted {
+                            let row = input.row(index)
+                            guard nils[row] == 0 else {
+                                if nilRow.steps[0] > 0 {
+                                    let allowed = remaining(row)
+                                    charge(row, nilRow.steps[0])
+                                    if nilRow.steps[0] > allowed { suspect(row) }
+                                }
+                                kept &+= decide(nilRow.answers[0], 0, nilRow, row: row, output + kept)
+                                continue
+                            }
+                            let start = Int(offsets[row])
+                            let end = Int(offsets[row + 1])
+                            let cost = max(1, end - start).multipliedReportingOverflow(by: constantSize)
+                            charge(row, cost.overflow ? .max : cost.partialValue)
+                            var answer = decisive ^ 1
+                            var code = 0
+                            var steps = 0
+                            for element in start..<end {
+                                code = Int(elements[element])
+                                if decisions.charges { steps = steps.saturatingAdd(elementSteps[code]) }
+                                if answers[code] > CodeDecisions.isTrue || answers[code] == decisive {
+                                    answer = answers[code]
+                                    break
+                                }
+                            }
+                            if steps > 0 {
+                                let allowed = remaining(row)
+                                charge(row, steps)
+                                if steps > allowed {
+                                    suspect(row)
+                                    continue
+                                }
+                            }
+                            kept &+= decide(answer, code, decisions, row: row, output + kept)
+                        }
+                    }
+                }
+            }
         }
         return kept
     }

@@ -20,6 +20,11 @@ enum Column: Sendable {
     case dates(values: [Double], nils: [UInt8])
     /// Strings.
     case strings(values: [String], nils: [UInt8])
+    /// Strings of few distinct values: per row an index into `distinct`, or `-1` for nil, so
+    /// a comparison is decided once per distinct value (see ``StringInterner``).
+    case codedStrings(codes: [Int32], distinct: [String], nils: [UInt8])
+    /// Arrays of strings of few distinct values (`userInfo.tags`), every element coded.
+    case stringLists(StringLists, nils: [UInt8])
     /// Anything else, as it is; `nils` marks `nil` and `null` alike (the language's nil tests
     /// treat them alike).
     case values([Value], nils: [UInt8])
@@ -132,6 +137,9 @@ enum Column: Sendable {
         case .dates(let values, let nils):
             return nils[row] != 0 ? .nil : .date(secondsSinceReferenceDate: values[row])
         case .strings(let values, let nils): return nils[row] != 0 ? .nil : .string(values[row])
+        case .codedStrings(let codes, let distinct, let nils):
+            return nils[row] != 0 ? .nil : .string(distinct[Int(codes[row])])
+        case .stringLists(let lists, let nils): return nils[row] != 0 ? .nil : lists.value(at: row)
         case .values(let values, _): return values[row]
         case .unavailable: return .nil
         }
@@ -141,7 +149,7 @@ enum Column: Sendable {
     var nils: [UInt8]? {
         switch self {
         case .booleans(_, let nils), .integers(_, let nils), .doubles(_, let nils), .dates(_, let nils),
-            .strings(_, let nils), .values(_, let nils):
+            .strings(_, let nils), .codedStrings(_, _, let nils), .stringLists(_, let nils), .values(_, let nils):
             return nils
         case .unavailable:
             return nil
@@ -156,9 +164,24 @@ enum Column: Sendable {
         case .doubles: return "doubles"
         case .dates: return "dates"
         case .strings: return "strings"
+        case .codedStrings: return "coded strings"
+        case .stringLists: return "string lists"
         case .values: return "values"
         case .unavailable: return "unavailable"
         }
+    }
+}
+
+/// Arrays of strings as one array of element codes: row `r`'s elements are
+/// `elements[offsets[r] ..< offsets[r + 1]]` (empty for a nil row), indexes into `distinct`.
+struct StringLists: Sendable {
+    let offsets: [Int32]
+    let elements: [Int32]
+    let distinct: [String]
+
+    /// Row `row`'s array, as the row held it.
+    func value(at row: Int) -> Value {
+        .array(elements[Int(offsets[row])..<Int(offsets[row + 1])].map { .string(distinct[Int($0)]) })
     }
 }
 

@@ -8,6 +8,8 @@ struct ColumnBuilder {
         /// Only nils so far.
         case undecided
         case booleans, integers, doubles, dates, strings
+        /// Arrays of strings, their elements coded.
+        case lists
         /// Mixed kinds, `null`, NaN, unsigned integers, collections, objects.
         case values
     }
@@ -19,6 +21,13 @@ struct ColumnBuilder {
     /// Doubles, or dates as seconds.
     private var doubles: [Double] = []
     private var strings: [String] = []
+    /// Strings as codes (see ``StringInterner``) while few are distinct: `-1` for nil rows.
+    private var codes: [Int32] = []
+    private var interner: StringInterner?
+    /// For lists: row `r`'s elements are `elements[offsets[r] ..< offsets[r + 1]]`, codes of
+    /// the ``interner``'s strings.
+    private var offsets: [Int32] = []
+    private var elements: [Int32] = []
     private var values: [Value] = []
     /// 1 where the value is nil (or `null`, which only plain values hold).
     private var nils: [UInt8] = []
@@ -37,7 +46,9 @@ struct ColumnBuilder {
             case .booleans: booleans.append(0)
             case .integers: integers.append(0)
             case .doubles, .dates: doubles.append(0)
-            case .strings: strings.append("")
+            case .strings:
+                if interner != nil { codes.append(-1) } else { strings.append("") }
+            case .lists: offsets.append(Int32(truncatingIfNeeded: elements.count))
             case .values: values.append(.nil)
             }
             return
@@ -47,7 +58,9 @@ struct ColumnBuilder {
         case (.integers, .int(let integer)): integers.append(integer)
         case (.doubles, .double(let double)) where !double.isNaN: doubles.append(double)
         case (.dates, .date(let seconds)) where !seconds.isNaN: doubles.append(seconds)
-        case (.strings, .string(let text)): strings.append(text)
+        case (.strings, .string(let text)):
+            if interner != nil { appendCode(text) } else { strings.append(text) }
+        case (.lists, .array(let list)) where appendList(list): break
         case (.values, _): values.append(value)
         case (.undecided, _): start(with: value)
         default:
@@ -58,8 +71,49 @@ struct ColumnBuilder {
             integers = []
             doubles = []
             strings = []
+            codes = []
+            interner = nil
+            offsets = []
+            elements = []
         }
         nils.append(value.isNull ? 1 : 0)
+    }
+
+    /// Appends `list` as a row of the list column, if every element is a string and codes still
+    /// pay (few distinct elements); `false`, with nothing appended, otherwise.
+    private mutating func appendList(_ list: [Value]) -> Bool {
+        guard var table = interner,
+            list.allSatisfy({ if case .string = $0 { return true } else { return false } }),
+            elements.count + list.count < Int(Int32.max)
+        else { return false }
+        interner = nil  // so the table is uniquely referenced while it grows
+        defer { interner = table }
+        let start = elements.count
+        for case .string(let text) in list { elements.append(table.code(text)) }
+        if elements.count >= 1024 && table.count * 4 > elements.count {
+            elements.removeSubrange(start...)
+            return false
+        }
+        offsets.append(Int32(truncatingIfNeeded: elements.count))
+        return true
+    }
+
+    /// Columns shorter than this keep their strings as they are: coding them would cost more
+    /// than it saves.
+    static let shortestCoded = 64
+
+    private mutating func appendCode(_ text: String) {
+        guard var table = interner else { return }
+        interner = nil  // so the table is uniquely referenced while it grows
+        codes.append(table.code(text))
+        // Mostly distinct values (file names) gain nothing from codes: back to plain strings.
+        if codes.count >= 1024 && table.count * 4 > codes.count {
+            strings.reserveCapacity(capacity)
+            for code in codes { strings.append(code < 0 ? "" : table.distinct[Int(code)]) }
+            codes = []
+            return
+        }
+        interner = table
     }
 
     /// The first value that is not nil decides the kind; the nils before it become zeros.
@@ -84,9 +138,27 @@ struct ColumnBuilder {
         case .date(let seconds) where !seconds.isNaN:
             kind = .dates
             doubles = filled(0, seconds)
+        case .array(let list) where capacity >= Self.shortestCoded:
+            kind = .lists
+            interner = StringInterner()
+            offsets = [Int32](repeating: 0, count: leading + 1)
+            offsets.reserveCapacity(capacity + 1)
+            if !appendList(list) {
+                kind = .values
+                interner = nil
+                offsets = []
+                values = filled(.nil, value)
+            }
         case .string(let text):
             kind = .strings
-            strings = filled("", text)
+            if capacity >= Self.shortestCoded {
+                interner = StringInterner()
+                codes = [Int32](repeating: -1, count: leading)
+                codes.reserveCapacity(capacity)
+                appendCode(text)
+            } else {
+                strings = filled("", text)
+            }
         default:
             kind = .values
             values = filled(.nil, value)
@@ -108,7 +180,16 @@ struct ColumnBuilder {
             case .integers: plain.append(.int(integers[row]))
             case .doubles: plain.append(.double(doubles[row]))
             case .dates: plain.append(.date(secondsSinceReferenceDate: doubles[row]))
-            case .strings: plain.append(.string(strings[row]))
+            case .strings:
+                if let interner {
+                    plain.append(.string(interner.distinct[Int(codes[row])]))
+                } else {
+                    plain.append(.string(strings[row]))
+                }
+            case .lists:
+                let distinct = interner?.distinct ?? []
+                let list = elements[Int(offsets[row])..<Int(offsets[row + 1])]
+                plain.append(.array(list.map { .string(distinct[Int($0)]) }))
             case .values: plain.append(values[row])
             }
         }
@@ -123,7 +204,12 @@ struct ColumnBuilder {
         case .integers: return .integers(values: integers, nils: nils)
         case .doubles: return .doubles(values: doubles, nils: nils)
         case .dates: return .dates(values: doubles, nils: nils)
-        case .strings: return .strings(values: strings, nils: nils)
+        case .strings:
+            if let interner { return .codedStrings(codes: codes, distinct: interner.distinct, nils: nils) }
+            return .strings(values: strings, nils: nils)
+        case .lists:
+            return .stringLists(
+                StringLists(offsets: offsets, elements: elements, distinct: interner?.distinct ?? []), nils: nils)
         case .values: return .values(values, nils: nils)
         }
     }

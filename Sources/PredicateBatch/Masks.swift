@@ -1,3 +1,4 @@
+import PredicateSemantics
 import PredicateVM
 
 /// A plan node as one worker runs it: kernel-only subtrees become ``MaskNode``s once the
@@ -12,8 +13,8 @@ indirect enum ExecutionNode {
     case subquery(SubqueryLeaf)
     case scalar(ScalarRegion)
 
-    init(_ node: PlanNode, columns: [Column], masks: Bool) {
-        if masks, !node.isConstant, let mask = MaskNode(node, columns: columns) {
+    init(_ node: PlanNode, columns: [Column], masks: Bool, environment: EvaluationEnvironment) {
+        if masks, !node.isConstant, let mask = MaskNode(node, columns: columns, environment: environment) {
             self = .mask(mask)
             return
         }
@@ -21,13 +22,14 @@ indirect enum ExecutionNode {
         case .constant(let flag): self = .constant(flag)
         case .and(let left, let right):
             self = .and(
-                ExecutionNode(left, columns: columns, masks: masks),
-                ExecutionNode(right, columns: columns, masks: masks))
+                ExecutionNode(left, columns: columns, masks: masks, environment: environment),
+                ExecutionNode(right, columns: columns, masks: masks, environment: environment))
         case .or(let left, let right):
             self = .or(
-                ExecutionNode(left, columns: columns, masks: masks),
-                ExecutionNode(right, columns: columns, masks: masks))
-        case .not(let operand): self = .not(ExecutionNode(operand, columns: columns, masks: masks))
+                ExecutionNode(left, columns: columns, masks: masks, environment: environment),
+                ExecutionNode(right, columns: columns, masks: masks, environment: environment))
+        case .not(let operand):
+            self = .not(ExecutionNode(operand, columns: columns, masks: masks, environment: environment))
         case .compare(let leaf): self = .compare(leaf)
         case .subquery(let leaf): self = .subquery(leaf)
         case .scalar(let region): self = .scalar(region)
@@ -57,9 +59,12 @@ indirect enum MaskNode: Sendable {
     case integers(IntegerMask)
     case doubles(DoubleMask)
     case nils(nils: [UInt8], whenNil: UInt8, otherwise: UInt8)
+    /// A coded string column: the answer for each code (`table[code + 1]`, nil rows at 0),
+    /// decided once per distinct value.
+    case codes(codes: [Int32], table: [UInt8])
 
     /// The mask node for `node` over `columns`, or `nil` when some leaf needs more than a kernel.
-    init?(_ node: PlanNode, columns: [Column]) {
+    init?(_ node: PlanNode, columns: [Column], environment: EvaluationEnvironment) {
         switch node {
         case .constant(let flag):
             self = .constant(flag)
@@ -73,34 +78,46 @@ indirect enum MaskNode: Sendable {
                 self = .integers(IntegerMask(values: values, nils: nils, test: test, nilResult: leftNil && rightNil))
                 return
             }
-            guard let left = MaskNode(.compare(left), columns: columns),
-                let right = MaskNode(.compare(right), columns: columns)
+            guard let left = MaskNode(.compare(left), columns: columns, environment: environment),
+                let right = MaskNode(.compare(right), columns: columns, environment: environment)
             else { return nil }
             self = .and(left, right)
         case .and(let left, let right):
-            guard let left = MaskNode(left, columns: columns), let right = MaskNode(right, columns: columns) else {
+            guard let left = MaskNode(left, columns: columns, environment: environment),
+                let right = MaskNode(right, columns: columns, environment: environment)
+            else {
                 return nil
             }
             self = .and(left, right)
         case .or(let left, let right):
-            guard let left = MaskNode(left, columns: columns), let right = MaskNode(right, columns: columns) else {
+            guard let left = MaskNode(left, columns: columns, environment: environment),
+                let right = MaskNode(right, columns: columns, environment: environment)
+            else {
                 return nil
             }
             self = .or(left, right)
         case .not(let operand):
-            guard let operand = MaskNode(operand, columns: columns) else { return nil }
+            guard let operand = MaskNode(operand, columns: columns, environment: environment) else { return nil }
             self = .not(operand)
         case .compare(let leaf):
-            guard let mask = MaskNode(leaf, columns[leaf.column]) else { return nil }
+            guard let mask = MaskNode(leaf, columns[leaf.column], environment: environment) else { return nil }
             self = mask
         case .subquery, .scalar:
             return nil
         }
     }
 
-    private init?(_ leaf: ComparisonLeaf, _ column: Column) {
+    private init?(_ leaf: ComparisonLeaf, _ column: Column, environment: EvaluationEnvironment) {
         if let test = leaf.nilTest, let nils = column.nils {
             self = .nils(nils: nils, whenNil: test.whenNil ? 1 : 0, otherwise: test.otherwise ? 1 : 0)
+            return
+        }
+        if case .codedStrings(let codes, let distinct, _) = column {
+            // Every value decided now; a mask only when none fails or costs steps.
+            guard let table = CodeDecisions(leaf.codedOutcomes(distinct, environment: environment)).mask else {
+                return nil
+            }
+            self = .codes(codes: codes, table: table)
             return
         }
         guard let nilResult = leaf.nilResult else { return nil }
@@ -263,6 +280,15 @@ extension MaskNode {
             leaf.fill(mask, start: start, count: count, write)
         case .doubles(let leaf):
             leaf.fill(mask, start: start, count: count, write)
+        case .codes(let codes, let table):
+            codes.withUnsafeBufferPointer { codes in
+                table.withUnsafeBufferPointer { table in
+                    guard let codes = codes.baseAddress.map({ $0 + start }), let table = table.baseAddress else {
+                        return
+                    }
+                    write.apply(mask, count) { index in table[Int(codes[index]) &+ 1] }
+                }
+            }
         case .nils(let nils, let whenNil, let otherwise):
             nils.withUnsafeBufferPointer { nils in
                 guard let nils = nils.baseAddress.map({ $0 + start }) else { return }

@@ -43,9 +43,31 @@ struct Planner {
             // The whole program as one region: always valid, since the program is.
             return Plan(
                 root: .scalar(ScalarRegion(id: 0, program: program)), columns: [], regionCount: 1, subqueryCount: 0,
-                rowCost: program.code.count)
+                rowCost: planner.steps(program.code[...]))
         }
-        return planner.finish(root, rowCost: program.code.count)
+        return planner.finish(root, rowCost: planner.steps(program.code[...]))
+    }
+
+    /// The steps the scalar VM charges for running `instructions` once, before any cost that
+    /// depends on the operands: one an instruction, one for each comparison's cost (at least 1,
+    /// charged before a pattern matches), and for a comparison site also the loads,
+    /// `PUSH_CONST` and `CMP` it stands for (2, or 3 from a variable) and a `TEST_AND`/`TEST_OR`
+    /// link's jump.
+    private func steps(_ instructions: ArraySlice<Instruction>) -> Int {
+        var total = 0
+        for instruction in instructions {
+            total += 1
+            if case .compare = instruction { total += 1 }
+            guard let index = instruction.comparisonSite else { continue }
+            total += 1
+            if index < program.comparisons.count, case .variable = program.comparisons[index].receiver {
+                total += 3
+            } else {
+                total += 2
+            }
+            if instruction.jumpOffset != nil { total += 1 }
+        }
+        return total
     }
 
     private init(program: Program, environment: EvaluationEnvironment, rows: Rows) {
@@ -282,7 +304,7 @@ struct Planner {
         let leaf = SubqueryLeaf(
             id: subqueryCount, collection: columnNumber(path), variable: program.variables[Int(variable)],
             // Per element: the body, and the loop's own instructions around it.
-            inner: inner.finish(innerRoot, rowCost: collect - pc + 4), op: op,
+            inner: inner.finish(innerRoot, rowCost: steps(code[pc...collect]) + 3), op: op,
             options: options, comparand: comparand, site: sourceRange(after + 2),
             fallback: fallback)
         subqueryCount += 1
