@@ -316,6 +316,8 @@ final class BatchWorker {
             count = codedKernel(leaf, codes, distinct, input, output)
         case .stringLists(let lists, let nils) where leaf.quantifier != .direct && !leaf.constantOnLeft:
             count = listKernel(leaf, lists, nils, input, output)
+        case .mixed(let mixed, _):
+            count = mixedKernel(leaf, mixed, input, output)
         case .values(let values, _) where leaf.integers != nil || leaf.doubles != nil:
             count = mixedNumbers(leaf, values, input, output)
         case .unavailable:
@@ -387,6 +389,56 @@ final class BatchWorker {
                         }
                         kept &+= decide(answers[code], code, decisions, row: row, output + kept)
                     }
+                }
+            }
+        }
+        return kept
+    }
+
+    /// A comparison over a column of mixed scalars: integer and double rows take the kernels'
+    /// tests in place, nil rows the nil answer, strings their code's decision (each distinct
+    /// string decided once), anything else the general semantics (and its errors).
+    private func mixedKernel(
+        _ leaf: ComparisonLeaf, _ mixed: MixedScalars, _ input: Selection, _ output: UnsafeMutablePointer<Int32>
+    ) -> Int {
+        let decisions =
+            codedTables[leaf.id] ?? CodeDecisions(leaf.codedOutcomes(mixed.strings, environment: environment))
+        codedTables[leaf.id] = decisions
+        let integers = leaf.quantifier == .direct ? leaf.integers : nil
+        let doubles = leaf.quantifier == .direct ? leaf.doubles : nil
+        // A nil row answered without a charge only where the comparison costs the one step the
+        // row was charged for it (a constant that is not a collection).
+        let nilResult = leaf.quantifier == .direct && EvaluationCost.size(leaf.constant) == 1 ? leaf.nilResult : nil
+        var kept = 0
+        mixed.tags.withUnsafeBufferPointer { tags in
+            mixed.payloads.withUnsafeBufferPointer { payloads in
+                for index in 0..<input.count where !exhausted {
+                    let row = input.row(index)
+                    let payload = payloads[row]
+                    let holds: Bool
+                    switch MixedScalars.Tag(rawValue: tags[row]) {
+                    case .integer? where integers != nil:
+                        holds = integers?.holds(payload) == true
+                    case .double? where doubles != nil:
+                        holds = doubles?.holds(Double(bitPattern: UInt64(bitPattern: payload))) == true
+                    case .absent? where nilResult != nil:
+                        holds = nilResult == true
+                    case .string?:
+                        let code = Int(payload) &+ 1
+                        let steps = decisions.steps[code]
+                        if steps > 0 {
+                            let allowed = remaining(row)
+                            charge(row, steps)
+                            if steps > allowed { suspect(row) }
+                        }
+                        kept &+= decide(decisions.answers[code], code, decisions, row: row, output + kept)
+                        continue
+                    default:
+                        guard let result = evaluateGeneric(leaf, mixed.value(at: row), row: row) else { continue }
+                        holds = result
+                    }
+                    output[kept] = Int32(truncatingIfNeeded: row)
+                    kept &+= holds ? 1 : 0
                 }
             }
         }

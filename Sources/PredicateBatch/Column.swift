@@ -25,6 +25,9 @@ enum Column: Sendable {
     case codedStrings(codes: [Int32], distinct: [String], nils: [UInt8])
     /// Arrays of strings of few distinct values (`userInfo.tags`), every element coded.
     case stringLists(StringLists, nils: [UInt8])
+    /// Scalars of several kinds (integers, doubles and strings in one `userInfo` key), each row
+    /// by its own kind.
+    case mixed(MixedScalars, nils: [UInt8])
     /// Anything else, as it is; `nils` marks `nil` and `null` alike (the language's nil tests
     /// treat them alike).
     case values([Value], nils: [UInt8])
@@ -140,6 +143,7 @@ enum Column: Sendable {
         case .codedStrings(let codes, let distinct, let nils):
             return nils[row] != 0 ? .nil : .string(distinct[Int(codes[row])])
         case .stringLists(let lists, let nils): return nils[row] != 0 ? .nil : lists.value(at: row)
+        case .mixed(let mixed, _): return mixed.value(at: row)
         case .values(let values, _): return values[row]
         case .unavailable: return .nil
         }
@@ -149,7 +153,8 @@ enum Column: Sendable {
     var nils: [UInt8]? {
         switch self {
         case .booleans(_, let nils), .integers(_, let nils), .doubles(_, let nils), .dates(_, let nils),
-            .strings(_, let nils), .codedStrings(_, _, let nils), .stringLists(_, let nils), .values(_, let nils):
+            .strings(_, let nils), .codedStrings(_, _, let nils), .stringLists(_, let nils), .mixed(_, let nils),
+            .values(_, let nils):
             return nils
         case .unavailable:
             return nil
@@ -166,6 +171,7 @@ enum Column: Sendable {
         case .strings: return "strings"
         case .codedStrings: return "coded strings"
         case .stringLists: return "string lists"
+        case .mixed: return "mixed scalars"
         case .values: return "values"
         case .unavailable: return "unavailable"
         }

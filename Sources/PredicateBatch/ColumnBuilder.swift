@@ -10,6 +10,8 @@ struct ColumnBuilder {
         case booleans, integers, doubles, dates, strings
         /// Arrays of strings, their elements coded.
         case lists
+        /// Scalars of several kinds (see ``MixedScalars``).
+        case mixed
         /// Mixed kinds, `null`, NaN, unsigned integers, collections, objects.
         case values
     }
@@ -28,6 +30,7 @@ struct ColumnBuilder {
     /// the ``interner``'s strings.
     private var offsets: [Int32] = []
     private var elements: [Int32] = []
+    private var mixed: MixedScalarsBuilder?
     private var values: [Value] = []
     /// 1 where the value is nil (or `null`, which only plain values hold).
     private var nils: [UInt8] = []
@@ -49,6 +52,7 @@ struct ColumnBuilder {
             case .strings:
                 if interner != nil { codes.append(-1) } else { strings.append("") }
             case .lists: offsets.append(Int32(truncatingIfNeeded: elements.count))
+            case .mixed: mixed?.append(.nil)
             case .values: values.append(.nil)
             }
             return
@@ -62,11 +66,22 @@ struct ColumnBuilder {
             if interner != nil { appendCode(text) } else { strings.append(text) }
         case (.lists, .array(let list)) where appendList(list): break
         case (.values, _): values.append(value)
+        case (.mixed, _): mixed?.append(value)
         case (.undecided, _): start(with: value)
         default:
-            values = plainValues()
-            values.append(value)
-            kind = .values
+            let plain = plainValues()
+            if kind == .lists {
+                values = plain
+                values.append(value)
+                kind = .values
+            } else {
+                // Scalars of another kind: each kept by its own kind from now on.
+                var builder = MixedScalarsBuilder(capacity: capacity)
+                for earlier in plain { builder.append(earlier) }
+                builder.append(value)
+                mixed = builder
+                kind = .mixed
+            }
             booleans = []
             integers = []
             doubles = []
@@ -159,6 +174,13 @@ struct ColumnBuilder {
             } else {
                 strings = filled("", text)
             }
+        case .null, .double, .date:
+            // A scalar no typed column holds (`null`, NaN): each row by its own kind.
+            var builder = MixedScalarsBuilder(capacity: capacity)
+            for _ in 0..<leading { builder.append(.nil) }
+            builder.append(value)
+            mixed = builder
+            kind = .mixed
         default:
             kind = .values
             values = filled(.nil, value)
@@ -190,7 +212,7 @@ struct ColumnBuilder {
                 let distinct = interner?.distinct ?? []
                 let list = elements[Int(offsets[row])..<Int(offsets[row + 1])]
                 plain.append(.array(list.map { .string(distinct[Int($0)]) }))
-            case .values: plain.append(values[row])
+            case .mixed, .values: plain.append(values[row])
             }
         }
         return plain
@@ -210,6 +232,7 @@ struct ColumnBuilder {
         case .lists:
             return .stringLists(
                 StringLists(offsets: offsets, elements: elements, distinct: interner?.distinct ?? []), nils: nils)
+        case .mixed: return .mixed(mixed?.finish() ?? MixedScalarsBuilder(capacity: 0).finish(), nils: nils)
         case .values: return .values(values, nils: nils)
         }
     }

@@ -73,7 +73,7 @@ import Testing
         let batch = ColumnBatch(items: TestItems.make(100), for: batchProgram)
         let kinds = batchProgram.columnKeyPaths.map { batch.storage(of: $0) ?? "missing" }
         // 100 items of seven names: the names are coded.
-        #expect(kinds == ["booleans", "integers", "coded strings", "values", "values", "dates"])
+        #expect(kinds == ["booleans", "integers", "coded strings", "values", "mixed scalars", "dates"])
     }
 
     /// Columns of stored fields are loaded in place by type, and fall back to the general column
@@ -92,7 +92,7 @@ import Testing
         let mixedBatch = ColumnBatch(items: items, for: typedProgram)
         #expect(
             typedProgram.columnKeyPaths.map { mixedBatch.storage(of: $0) ?? "missing" } == [
-                "values", "booleans", "values",
+                "mixed scalars", "booleans", "values",
             ])
         let rows = items.map { Value.object($0) }
         #expect(TestRules.outcomes(typedProgram.evaluate(mixedBatch)) == TestRules.scalar(typed, rows))

@@ -134,6 +134,42 @@ import Testing
             rule, Self.listRows(500), budgets: [(6, 1_000), (9, 1_000), (50, 20), (3, 3), (12, 40)])
     }
 
+    /// Ranks of every kind a provider writes: integers, doubles, numeric and other strings,
+    /// Booleans, `null`, arrays and nils.
+    static func mixedRows(_ count: Int) -> [Value] {
+        let ranks: [Value] = [
+            .int(3), .int(7), .double(2.5), .string("7"), .string("high"), .int(0), .bool(true), .null,
+            .array([.int(1)]), .double(-1), .int(Int64.max), .string("caf\u{E9}"),
+        ]
+        return (0..<count).map { index in
+            index % 13 == 0 ? .dictionary([:]) : .dictionary(["rank": ranks[(index * 7) % ranks.count]])
+        }
+    }
+
+    @Test(arguments: [
+        "rank >= 3",
+        "rank == 3",
+        "rank == '7'",
+        "rank BETWEEN {1, 5}",
+        "rank IN {1, 'high', 7}",
+        "rank != nil",
+        "rank < 2.5",
+        "rank BEGINSWITH[c] 'H'",
+        "ANY rank == 1",
+        "rank == YES",
+        "3 < rank",
+        "rank ==[d] 'cafe'",
+        "NOT (rank > 5) OR rank == 'high'",
+    ])
+    func mixedAgreeWithScalarMachine(_ rule: String) throws {
+        try Self.expectAgreement(rule, Self.mixedRows(3000), column: "rank", storedAs: "mixed scalars")
+    }
+
+    @Test(arguments: ["rank >= 3", "rank LIKE '*a*a*b'", "rank IN {1, 2, 3, 'x'}"])
+    func mixedBudgetsAsTheScalarMachine(_ rule: String) throws {
+        try Self.expectBudgetAgreement(rule, Self.mixedRows(500), budgets: [(3, 1_000), (5, 1_000), (8, 3), (40, 1)])
+    }
+
     /// A list with an element that is not a string, or mostly distinct elements, stays plain.
     @Test func irregularListsStayPlain() throws {
         let program = BatchProgram(try TestRules.program("ANY tags == 'x'", selfType: nil))
