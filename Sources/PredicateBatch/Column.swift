@@ -63,6 +63,19 @@ enum Column: Sendable {
             self = column
             return
         }
+        let typed = Item.sharedSchema === schema
+        if rest.isEmpty, typed, let stored = Item.storedString(atSlot: field.slot),
+            stored.root == ObjectIdentifier(Item.self)
+        {
+            self = Column.reading(stored, from: items)
+            return
+        }
+        if rest.count == 1, case .key(let key) = rest[0], key.utf8.first != UInt8(ascii: "@"), typed,
+            let stored = Item.storedDictionary(atSlot: field.slot), stored.root == ObjectIdentifier(Item.self)
+        {
+            self = Column.reading(key, of: stored, path: path, from: items)
+            return
+        }
         var builder = ColumnBuilder(capacity: items.count)
         var failed = false
         items.withUnsafeBufferPointer { items in
@@ -76,6 +89,51 @@ enum Column: Sendable {
             }
         }
         self = failed ? .unavailable : builder.finish()
+    }
+
+    /// The stored string field `stored` of every item, each borrowed where it lies.
+    private static func reading<Item>(_ stored: StoredString, from items: ArraySlice<Item>) -> Column {
+        var builder = ColumnBuilder(capacity: items.count)
+        items.withUnsafeBufferPointer { items in
+            guard let base = items.baseAddress else { return }
+            for row in 0..<items.count {
+                stored.withString(in: UnsafeRawPointer(base + row), whenNil: { builder.append(.nil) }) {
+                    builder.appendString($0)
+                }
+            }
+        }
+        return builder.finish()
+    }
+
+    /// `key` of the stored dictionary field `stored` of every item (`userInfo.rank`), looked up
+    /// where the dictionary lies, as ``KeyValueAccess`` reads one key of a dictionary; a dotted
+    /// key that is missing is read along the whole `path` (which tries its parts in turn).
+    private static func reading<Item: KeyValueCoding>(
+        _ key: String, of stored: StoredDictionary, path: [KeyComponent], from items: ArraySlice<Item>
+    ) -> Column {
+        let dotted = key.utf8.contains(UInt8(ascii: "."))
+        var builder = ColumnBuilder(capacity: items.count)
+        var failed = false
+        items.withUnsafeBufferPointer { items in
+            guard let base = items.baseAddress else { return }
+            for row in 0..<items.count where !failed {
+                let found: Value? = stored.withDictionary(in: UnsafeRawPointer(base + row), whenNil: { .nil }) {
+                    entries in
+                    guard let found = entries[key] else { return dotted ? nil : .nil }
+                    return dotted && found.isNil ? nil : found
+                }
+                if let found {
+                    builder.append(found)
+                } else {
+                    do {
+                        builder.append(try Column.read(path, from: .object(items[row])))
+                    } catch {
+                        failed = true
+                    }
+                }
+            }
+        }
+        return failed ? .unavailable : builder.finish()
     }
 
     /// The stored scalar field `stored` of every item, loaded in place by one typed loop: the

@@ -42,6 +42,49 @@ struct ColumnBuilder {
     }
 
     mutating func append(_ value: Value) {
+        // The common case first, reading the value without copying it: the kind goes on.
+        switch kind {
+        case .integers:
+            if case .int(let integer) = value {
+                integers.append(integer)
+                nils.append(0)
+                return
+            }
+        case .booleans:
+            if case .bool(let flag) = value {
+                booleans.append(flag ? 1 : 0)
+                nils.append(0)
+                return
+            }
+        case .doubles:
+            if case .double(let double) = value, !double.isNaN {
+                doubles.append(double)
+                nils.append(0)
+                return
+            }
+        case .strings:
+            if case .string(let text) = value {
+                appendString(text)
+                return
+            }
+        case .mixed:
+            mixed?.append(value)
+            nils.append(value.isNil || value.isNull ? 1 : 0)
+            return
+        default:
+            break
+        }
+        appendInGeneral(value)
+    }
+
+    /// Appends a string row (read in place by the caller, with no ``Value`` made).
+    mutating func appendString(_ text: String) {
+        guard kind == .strings else { return appendInGeneral(.string(text)) }
+        if interner != nil { appendCode(text) } else { strings.append(text) }
+        nils.append(0)
+    }
+
+    private mutating func appendInGeneral(_ value: Value) {
         if value.isNil {
             nils.append(1)
             switch kind {

@@ -192,6 +192,31 @@ import Testing
         #expect(ColumnBatch(rows: short, for: program).storage(of: [.key("name")]) == "strings")
     }
 
+    /// Columns read in place from File Provider items (stored strings, one key of the stored
+    /// `userInfo`, dotted keys whose whole key is missing) mean what the general read means.
+    @Test(arguments: [
+        "filename ENDSWITH[c] '.pdf'",
+        "typeIdentifier == nil",
+        "userInfo.rank >= 3",
+        "userInfo.\"a.b\" == 1",
+        "userInfo.\"x.y\" == 2",
+        "userInfo.\"x.z\" == nil",
+        "userInfo.missing == nil",
+    ])
+    func inPlaceColumnsOfItems(_ rule: String) throws {
+        var items = TestItems.make(3000)
+        for index in items.indices where index % 4 == 1 {
+            var info = items[index].userInfo ?? [:]
+            info["a.b"] = .int(Int64(index % 3))
+            info["x"] = index % 8 == 1 ? .dictionary(["y": .int(2)]) : .null
+            items[index].userInfo = info
+        }
+        let program = try TestRules.program(rule)
+        let batchProgram = BatchProgram(program)
+        let expected = TestRules.scalar(program, items.map { .object($0) })
+        #expect(TestRules.outcomes(batchProgram.evaluate(ColumnBatch(items: items, for: batchProgram))) == expected)
+    }
+
     /// Content types of File Provider items are coded, and the UTI rule agrees with the VM.
     @Test func contentTypesOfItems() throws {
         let program = try TestRules.program("contentType.identifier UTI-CONFORMS-TO 'public.image'")
