@@ -303,8 +303,10 @@ struct Planner {
         guard let innerRoot = inner.node((pc + 3)..<collect) else { return nil }
         let leaf = SubqueryLeaf(
             id: subqueryCount, collection: columnNumber(path), variable: program.variables[Int(variable)],
-            // Per element: the body, and the loop's own instructions around it.
-            inner: inner.finish(innerRoot, rowCost: steps(code[pc...collect]) + 3), op: op,
+            // Per element: the body, the `SUBQUERY_NEXT` and `SUBQUERY_COLLECT` around it, and at
+            // most two steps of the exit's `@count` for an element collected (the rest of the loop
+            // is charged once, with the row).
+            inner: inner.finish(innerRoot, rowCost: steps(code[(pc + 3)..<collect]) + 4), op: op,
             options: options, comparand: comparand, site: sourceRange(after + 2),
             fallback: fallback)
         subqueryCount += 1
