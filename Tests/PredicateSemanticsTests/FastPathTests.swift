@@ -182,3 +182,41 @@ import Testing
         #expect(decidedEarly > 1_000)
     }
 }
+
+/// The scalars NFKC is skipped for are their own NFKC form alone and next to each other (and
+/// next to any other scalar as the first of a pair: none is the second of a composition).
+@Suite struct CompatibilityStableScalarTests {
+    static let stable = (UInt32(0)..<0x1_0000).compactMap(Unicode.Scalar.init).filter(
+        StringFolding.isCompatibilityStable)
+
+    @Test func eachIsItsOwnNFKC() {
+        let changed = Self.stable.filter { String($0).precomposedStringWithCompatibilityMapping != String($0) }
+        #expect(changed.isEmpty, "\(changed.prefix(10).map { String($0.value, radix: 16) })")
+    }
+
+    /// Every pair of stable scalars outside the ideographs (whose pairs are ideographs too), and
+    /// each ideograph after a few others.
+    @Test func pairsStayAsTheyAre() {
+        let small = Self.stable.filter { $0.value < 0x4E00 }
+        var changed: [String] = []
+        for first in small {
+            for second in small {
+                let pair = String(first) + String(second)
+                if pair.precomposedStringWithCompatibilityMapping != pair { changed.append(pair) }
+            }
+        }
+        for ideograph in Self.stable where ideograph.value >= 0x4E00 {
+            for other in ["a", "é", "か", "写"] {
+                let pair = other + String(ideograph)
+                if pair.precomposedStringWithCompatibilityMapping != pair { changed.append(pair) }
+            }
+        }
+        #expect(changed.isEmpty, "\(changed.prefix(10))")
+    }
+
+    @Test func othersAreNotStable() {
+        for value: UInt32 in [0xA0, 0xB2, 0x132, 0x17F, 0x301, 0x3099, 0x309B, 0xFB01, 0xFF21, 0x2460, 0xAC00] {
+            #expect(Unicode.Scalar(value).map(StringFolding.isCompatibilityStable) == false, "\(value)")
+        }
+    }
+}

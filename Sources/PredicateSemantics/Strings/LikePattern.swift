@@ -100,8 +100,7 @@ public struct LikePattern: Sendable {
         return StringKernels.withUTF8(subject) { bytes in
             if StringKernels.isASCII(bytes) {
                 // ASCII is its own NFKC form, and folding only lower-cases it.
-                let view = StringKernels.view(bytes, lowercased: caseInsensitive)
-                return Self.match(tokens, view.lazy.map { UInt32($0) }, steps: &steps).answer
+                return Self.match(tokens, ASCIIScalars(bytes, lowercased: caseInsensitive), steps: &steps).answer
             }
             // ASCII first: the bytes before the first non-ASCII one that folding and NFKC
             // cannot change are the prepared text's first scalars, so a match decided within
@@ -110,9 +109,8 @@ public struct LikePattern: Sendable {
             let settled = Self.settledASCIIPrefix(bytes, normalizes)
             if settled > 0 {
                 var attempt = steps
-                let prefix = StringKernels.view(
-                    UnsafeBufferPointer(rebasing: bytes[..<settled]), lowercased: caseInsensitive)
-                let outcome = Self.match(tokens, prefix.lazy.map { UInt32($0) }, steps: &attempt, openEnded: true)
+                let prefix = ASCIIScalars(UnsafeBufferPointer(rebasing: bytes[..<settled]), lowercased: caseInsensitive)
+                let outcome = Self.match(tokens, prefix, steps: &attempt, openEnded: true)
                 if !outcome.needsMore {
                     steps = attempt
                     return outcome.answer
@@ -220,5 +218,26 @@ public struct LikePattern: Sendable {
             if case .needsMore = self { return true }
             return false
         }
+    }
+}
+
+/// ASCII bytes as the scalar values the matcher compares, lower-cased for `[c]`: one concrete
+/// collection, so the matcher is specialized for it (a chain of lazy maps over the bytes left
+/// the matcher generic, looking up type metadata on every call).
+private struct ASCIIScalars: RandomAccessCollection {
+    let bytes: UnsafeBufferPointer<UInt8>
+    let lowercased: Bool
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>, lowercased: Bool) {
+        self.bytes = bytes
+        self.lowercased = lowercased
+    }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { bytes.count }
+
+    subscript(position: Int) -> UInt32 {
+        let byte = bytes[position]
+        return UInt32(lowercased ? StringFolding.asciiLowercase(byte) : byte)
     }
 }

@@ -119,6 +119,18 @@ public struct RegularExpressionMatcher: Sendable {
     /// match was stopped (the budget is then negative).
     public func matches(_ subject: String, budget: inout Int) -> Bool? {
         guard expression != nil else { return false }
+        if let dfa = automaton?.dfa, let hasAny = automaton?.hasAny {
+            // An ASCII subject is its own prepared form (NFKC and stripping diacritics change no
+            // ASCII), and the DFA's answer and steps are the automaton's.
+            let decided: Bool?? = StringKernels.withUTF8(subject) { bytes in
+                guard StringKernels.isASCII(bytes), !(hasAny && Self.holdsCRLF(bytes)) else { return .none }
+                var left = budget
+                let result = dfa.wholeMatch(bytes, budget: &left)
+                budget = result == nil ? -1 : left
+                return .some(result)
+            }
+            if let decided { return decided }
+        }
         let text = Self.prepare(subject, normalizes, stripsDiacritics)
         if let automaton {
             let scalars = Array(text.unicodeScalars)
@@ -133,6 +145,14 @@ public struct RegularExpressionMatcher: Sendable {
         let (result, reports) = match(text, reports: max(0, budget) / Self.stepsPerReport)
         budget = result == nil ? -1 : budget - reports * Self.stepsPerReport
         return result
+    }
+
+    /// Whether `bytes` hold a carriage return followed by a line feed (which ICU's `.` consumes
+    /// as one character, so such subjects are ICU's).
+    private static func holdsCRLF(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count > 1 else { return false }
+        for index in 0..<(bytes.count - 1) where bytes[index] == 0x0D && bytes[index + 1] == 0x0A { return true }
+        return false
     }
 
     /// ICU's engine calls back about once every this many steps (`TIMER_INITIAL_VALUE` in

@@ -57,13 +57,34 @@ enum StringFolding {
     /// sides unless `[n]` is given.
     static func compatibilityComposed(_ text: String) -> String {
         if StringKernels.withUTF8(text, StringKernels.isASCII) { return text }
+        if text.unicodeScalars.allSatisfy(isCompatibilityStable) { return text }
         return text.precomposedStringWithCompatibilityMapping
+    }
+
+    /// Whether `scalar` is one NFKC leaves alone wherever it stands: no compatibility or
+    /// canonical decomposition that composition would not restore (NFKC_Quick_Check = Yes),
+    /// combining class 0, and never the second of a composed pair. A string made only of such
+    /// scalars is its own NFKC form, so the common non-ASCII names (`Résumé`, `Übersicht`,
+    /// `写真`) skip Foundation's normalization. Deliberately few ranges, each checked against
+    /// the Unicode Character Database: ASCII, Latin-1's letters and signs from U+00C0, Latin
+    /// Extended-A without its six compatibility characters, hiragana and katakana without the
+    /// sound marks, and the CJK unified ideographs.
+    static func isCompatibilityStable(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x7F, 0xC0...0xFF: return true
+        case 0x0132, 0x0133, 0x013F, 0x0140, 0x0149, 0x017F: return false
+        case 0x0100...0x017F: return true
+        case 0x3041...0x3096, 0x30A1...0x30FA, 0x4E00...0x9FFF: return true
+        default: return false
+        }
     }
 
     /// A string made of scalar values that came from a valid string.
     static func string(_ scalars: [UInt32]) -> String {
+        // One scalar at a time: appending a lazy map was left generic, looking up type metadata
+        // on every call.
         var view = String.UnicodeScalarView()
-        view.append(contentsOf: scalars.lazy.map(scalar))
+        for value in scalars { view.append(scalar(value)) }
         return String(view)
     }
 

@@ -56,7 +56,7 @@ extension RegexProgram {
         }
     }
 
-    private func accepts(_ unit: RegexUnit, _ scalar: Unicode.Scalar) -> Bool {
+    func accepts(_ unit: RegexUnit, _ scalar: Unicode.Scalar) -> Bool {
         switch unit {
         case .any: return true
         case .scalar(let expected): return same(expected, scalar)

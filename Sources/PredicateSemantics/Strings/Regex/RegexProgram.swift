@@ -17,6 +17,8 @@ struct RegexProgram: Sendable {
     /// Whether `.` occurs: ICU's `.` consumes `\r\n` as one character, so subjects holding it
     /// are ICU's.
     let hasAny: Bool
+    /// The program as a DFA over ASCII subjects, when its state sets are few.
+    private(set) var dfa: RegexDFA?
 
     /// The most instructions a program may have (counted repetitions are expanded); a bigger
     /// one is left to ICU, so the state set stays small.
@@ -44,6 +46,7 @@ struct RegexProgram: Sendable {
         }
         needsASCIISubject = parsed.caseInsensitive || usesProperty
         hasAny = usesAny
+        dfa = RegexDFA(self)
     }
 
     private struct Builder {

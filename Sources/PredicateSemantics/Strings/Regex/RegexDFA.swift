@@ -1,0 +1,88 @@
+/// A ``RegexProgram`` made deterministic over ASCII subjects, ahead of time: each state is a set
+/// of the NFA's states, and a byte moves to the next set by one table look-up, so an ASCII
+/// subject is matched with no allocation and no walk of the state set.
+///
+/// It answers exactly as ``RegexProgram/wholeMatch(_:budget:)`` does and charges the same steps:
+/// the Pike VM spends the size of the state set plus one for each scalar, which is a fact of the
+/// set, stored with its state. Built only when the sets reachable over ASCII are few; a pattern
+/// with more keeps the NFA.
+struct RegexDFA: Sendable {
+    /// Per state, 128 entries: the next state on each ASCII byte.
+    private let transitions: [Int32]
+    /// Per state, what a step from it costs: its NFA states plus one.
+    private let stepCosts: [Int32]
+    /// Per state, whether it holds the NFA's `match`.
+    private let accepting: [Bool]
+    /// Per state, whether its NFA set is empty (the Pike VM answers false at once).
+    private let dead: [Bool]
+
+    /// The most states built; a pattern that needs more is matched by the NFA.
+    static let maximumStates = 64
+
+    /// The DFA of `program`, or `nil` when it would have more than ``maximumStates`` states.
+    init?(_ program: RegexProgram) {
+        var sets: [[Int]] = [program.closure(of: [0])]
+        var index: [[Int]: Int32] = [sets[0]: 0]
+        var transitions: [Int32] = []
+        var state = 0
+        while state < sets.count {
+            for byte in 0..<128 {
+                let scalar = Unicode.Scalar(UInt8(byte))
+                let next = program.closure(
+                    of: sets[state].compactMap { pc in
+                        guard case .unit(let unit) = program.code[pc], program.accepts(unit, scalar) else { return nil }
+                        return pc + 1
+                    })
+                if let known = index[next] {
+                    transitions.append(known)
+                } else {
+                    guard sets.count < Self.maximumStates else { return nil }
+                    index[next] = Int32(sets.count)
+                    transitions.append(Int32(sets.count))
+                    sets.append(next)
+                }
+            }
+            state += 1
+        }
+        self.transitions = transitions
+        stepCosts = sets.map { Int32($0.count + 1) }
+        accepting = sets.map { $0.contains { program.code[$0] == .match } }
+        dead = sets.map(\.isEmpty)
+    }
+
+    /// Whether the whole of `bytes` (ASCII) matches, spending ``RegexProgram/wholeMatch(_:budget:)``'s
+    /// steps from `budget`; `nil` when the budget ran out (it is then negative).
+    func wholeMatch(_ bytes: UnsafeBufferPointer<UInt8>, budget: inout Int) -> Bool? {
+        var state = 0
+        var left = budget
+        defer { budget = left }
+        for byte in bytes {
+            left -= Int(stepCosts[state])
+            guard left >= 0 else { return nil }
+            state = Int(transitions[state &* 128 &+ Int(byte & 0x7F)])
+            if dead[state] { return false }
+        }
+        return accepting[state]
+    }
+}
+
+extension RegexProgram {
+    /// The NFA states (their `unit`s and `match`) reachable from `starts` without consuming a
+    /// scalar, sorted: the set the Pike VM holds at one position.
+    func closure(of starts: [Int]) -> [Int] {
+        var seen = Set<Int>()
+        var stack = starts.reversed() as [Int]
+        var states: [Int] = []
+        while let pc = stack.popLast() {
+            guard pc < code.count, seen.insert(pc).inserted else { continue }
+            switch code[pc] {
+            case .jump(let target): stack.append(target)
+            case .split(let first, let second):
+                stack.append(second)
+                stack.append(first)
+            case .unit, .match: states.append(pc)
+            }
+        }
+        return states.sorted()
+    }
+}
