@@ -214,6 +214,34 @@ import Testing
         #expect(changed.isEmpty, "\(changed.prefix(10))")
     }
 
+    /// `LIKE`'s preparation one scalar at a time equals the exact path's on every pair of the
+    /// scalars it answers for (ASCII letters and signs, the table's, a few ideographs).
+    @Test(arguments: [(true, false), (false, true), (true, true)])
+    func preparationByScalarIsTheExactPreparation(_ options: (Bool, Bool)) {
+        let (caseInsensitive, diacriticInsensitive) = options
+        let scalars =
+            Self.stable.filter { ($0.value >= 0x20 && $0.value < 0x7F) || ($0.value >= 0xC0 && $0.value < 0x4E00) }
+            + ["写", "真", "\u{9FFF}"]
+        func exact(_ text: String) -> [UInt32] {
+            StringFolding.compatibilityComposed(
+                StringFolding.string(
+                    StringFolding.fold(
+                        text, caseInsensitive: caseInsensitive, diacriticInsensitive: diacriticInsensitive))
+            ).unicodeScalars.map(\.value)
+        }
+        var differing: [String] = []
+        for first in scalars {
+            for second in scalars {
+                let pair = String(first) + String(second)
+                let quick = StringFolding.preparedByScalar(
+                    pair, caseInsensitive: caseInsensitive, diacriticInsensitive: diacriticInsensitive)
+                if quick != exact(pair) { differing.append(pair) }
+            }
+        }
+        #expect(differing.isEmpty, "\(differing.count): \(differing.prefix(10))")
+        #expect(StringFolding.preparedByScalar("e\u{301}", caseInsensitive: true, diacriticInsensitive: false) == nil)
+    }
+
     @Test func othersAreNotStable() {
         for value: UInt32 in [0xA0, 0xB2, 0x132, 0x17F, 0x301, 0x3099, 0x309B, 0xFB01, 0xFF21, 0x2460, 0xAC00] {
             #expect(Unicode.Scalar(value).map(StringFolding.isCompatibilityStable) == false, "\(value)")

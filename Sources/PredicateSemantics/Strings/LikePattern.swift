@@ -116,6 +116,12 @@ public struct LikePattern: Sendable {
                     return outcome.answer
                 }
             }
+            if normalizes && (caseInsensitive || diacriticInsensitive),
+                let prepared = StringFolding.preparedByScalar(
+                    subject, caseInsensitive: caseInsensitive, diacriticInsensitive: diacriticInsensitive)
+            {
+                return Self.match(tokens, prepared, steps: &steps).answer
+            }
             let text = Self.prepare(subject, normalizes, caseInsensitive, diacriticInsensitive)
             return Self.match(tokens, text.unicodeScalars.map(\.value), steps: &steps).answer
         }
