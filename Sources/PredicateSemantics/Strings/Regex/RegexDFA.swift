@@ -21,27 +21,47 @@ struct RegexDFA: Sendable {
 
     /// The DFA of `program`, or `nil` when it would have more than ``maximumStates`` states.
     init?(_ program: RegexProgram) {
+        // Bytes that every unit of the program treats alike move every state alike: one closure
+        // per class of bytes and state, not per byte.
+        let units = program.code.indices.filter { if case .unit = program.code[$0] { true } else { false } }
+        var classOfByte: [Int] = []
+        var classes: [[Bool]: Int] = [:]
+        var representatives: [Unicode.Scalar] = []
+        for byte in 0..<128 {
+            let scalar = Unicode.Scalar(UInt8(byte))
+            let signature = units.map { pc in
+                if case .unit(let unit) = program.code[pc] { program.accepts(unit, scalar) } else { false }
+            }
+            if let known = classes[signature] {
+                classOfByte.append(known)
+            } else {
+                classes[signature] = representatives.count
+                classOfByte.append(representatives.count)
+                representatives.append(scalar)
+            }
+        }
         var sets: [[Int]] = [program.closure(of: [0])]
         var index: [[Int]: Int32] = [sets[0]: 0]
         var transitions: [Int32] = []
         var state = 0
         while state < sets.count {
-            for byte in 0..<128 {
-                let scalar = Unicode.Scalar(UInt8(byte))
+            var byClass: [Int32] = []
+            for scalar in representatives {
                 let next = program.closure(
                     of: sets[state].compactMap { pc in
                         guard case .unit(let unit) = program.code[pc], program.accepts(unit, scalar) else { return nil }
                         return pc + 1
                     })
                 if let known = index[next] {
-                    transitions.append(known)
+                    byClass.append(known)
                 } else {
                     guard sets.count < Self.maximumStates else { return nil }
                     index[next] = Int32(sets.count)
-                    transitions.append(Int32(sets.count))
+                    byClass.append(Int32(sets.count))
                     sets.append(next)
                 }
             }
+            for byte in 0..<128 { transitions.append(byClass[classOfByte[byte]]) }
             state += 1
         }
         self.transitions = transitions
