@@ -404,26 +404,36 @@ final class BatchWorker {
         let decisions =
             codedTables[leaf.id] ?? CodeDecisions(leaf.codedOutcomes(mixed.strings, environment: environment))
         codedTables[leaf.id] = decisions
-        let integers = leaf.quantifier == .direct ? leaf.integers : nil
-        let doubles = leaf.quantifier == .direct ? leaf.doubles : nil
+        let direct = leaf.quantifier == .direct
+        // The integer test as the interval test of the masks, its parts in locals.
+        let integers = direct ? leaf.integers : nil
+        let lower = integers?.lower ?? 0
+        let span = UInt64(bitPattern: (integers?.upper ?? 0) &- lower)
+        let integersHold = integers.map { !$0.isEmpty } ?? false
+        let integersNegated = integers?.negated ?? false
+        let doubles = direct ? leaf.doubles : nil
         // A nil row answered without a charge only where the comparison costs the one step the
         // row was charged for it (a constant that is not a collection).
-        let nilResult = leaf.quantifier == .direct && EvaluationCost.size(leaf.constant) == 1 ? leaf.nilResult : nil
+        let nilResult = direct && EvaluationCost.size(leaf.constant) == 1 ? leaf.nilResult : nil
+        let integerTag = MixedScalars.Tag.integer.rawValue
+        let doubleTag = MixedScalars.Tag.double.rawValue
+        let absentTag = MixedScalars.Tag.absent.rawValue
+        let stringTag = MixedScalars.Tag.string.rawValue
         var kept = 0
         mixed.tags.withUnsafeBufferPointer { tags in
             mixed.payloads.withUnsafeBufferPointer { payloads in
                 for index in 0..<input.count where !exhausted {
                     let row = input.row(index)
                     let payload = payloads[row]
+                    let tag = tags[row]
                     let holds: Bool
-                    switch MixedScalars.Tag(rawValue: tags[row]) {
-                    case .integer? where integers != nil:
-                        holds = integers?.holds(payload) == true
-                    case .double? where doubles != nil:
-                        holds = doubles?.holds(Double(bitPattern: UInt64(bitPattern: payload))) == true
-                    case .absent? where nilResult != nil:
-                        holds = nilResult == true
-                    case .string?:
+                    if tag == integerTag && integers != nil {
+                        holds = ((UInt64(bitPattern: payload &- lower) <= span) && integersHold) != integersNegated
+                    } else if tag == doubleTag, let doubles {
+                        holds = doubles.holds(Double(bitPattern: UInt64(bitPattern: payload)))
+                    } else if tag == absentTag, let nilResult {
+                        holds = nilResult
+                    } else if tag == stringTag {
                         let code = Int(payload) &+ 1
                         let steps = decisions.steps[code]
                         if steps > 0 {
@@ -433,7 +443,7 @@ final class BatchWorker {
                         }
                         kept &+= decide(decisions.answers[code], code, decisions, row: row, output + kept)
                         continue
-                    default:
+                    } else {
                         guard let result = evaluateGeneric(leaf, mixed.value(at: row), row: row) else { continue }
                         holds = result
                     }
@@ -457,7 +467,8 @@ final class BatchWorker {
             output.pointee = Int32(truncatingIfNeeded: row)
             return Int(answer)
         case CodeDecisions.fails:
-            if let error = decisions.errors[code] { fail(row, error) }
+            let index = Int(decisions.errorIndex[code])
+            if index >= 0 && index < decisions.errorList.count { fail(row, decisions.errorList[index]) }
             return 0
         default:
             suspect(row)

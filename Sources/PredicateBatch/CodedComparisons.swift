@@ -31,8 +31,10 @@ struct CodeDecisions: Sendable {
     let answers: [UInt8]
     /// Per code, the steps charged to a row holding it.
     let steps: [Int]
-    /// Per code, the error of a code whose answer is ``fails``.
-    let errors: [EvaluationError?]
+    /// Per code whose answer is ``fails``, the index of its error in ``errorList`` (else -1):
+    /// read without copying an optional error on every row.
+    let errorIndex: [Int32]
+    let errorList: [EvaluationError]
     /// Whether some code charges steps.
     let charges: Bool
 
@@ -45,7 +47,13 @@ struct CodeDecisions: Sendable {
             }
         }
         steps = outcomes.map(\.steps)
-        errors = outcomes.map { if case .fails(let error) = $0.answer { return error } else { return nil } }
+        var errorList: [EvaluationError] = []
+        errorIndex = outcomes.map { outcome in
+            guard case .fails(let error) = outcome.answer else { return -1 }
+            errorList.append(error)
+            return Int32(errorList.count - 1)
+        }
+        self.errorList = errorList
         charges = steps.contains { $0 > 0 }
     }
 
