@@ -108,11 +108,12 @@ public struct BatchProgram: Sendable {
         _ batch: ColumnBatch, ranges: [Range<Int>], contextKey: String = "fileproviderItems",
         variables: [String: Value] = [:], threads: Int = 1
     ) -> BatchResult {
-        let ranges = ranges.map { $0.clamped(to: 0..<batch.count) }
         guard case .subquery(let leaf) = plan.root, plan.columns[leaf.collection].count == 1,
             plan.columns[leaf.collection][0].key == contextKey, !leaf.inner.readsEvaluatedObject
         else {
-            let contexts = ranges.map { range in Value.dictionary([contextKey: .array(range.map(batch.row))]) }
+            let contexts = ranges.map { range in
+                Value.dictionary([contextKey: .array(range.clamped(to: 0..<batch.count).map(batch.row))])
+            }
             return evaluate(contexts, variables: variables, threads: threads)
         }
         let inner = BatchEvaluation.run(
@@ -121,77 +122,120 @@ public struct BatchProgram: Sendable {
             environment: environment, threads: threads, budget: .report)
         // A row past its budget: the selections are evaluated as contexts, where the VM decides.
         guard inner.suspects.isEmpty else {
-            let contexts = ranges.map { range in Value.dictionary([contextKey: .array(range.map(batch.row))]) }
+            let contexts = ranges.map { range in
+                Value.dictionary([contextKey: .array(range.clamped(to: 0..<batch.count).map(batch.row))])
+            }
             return evaluate(contexts, variables: variables, threads: threads)
         }
-        // Matches before each row, and the first failing row at or after each row.
-        var before = [Int](repeating: 0, count: batch.count + 1)
-        inner.bitmap.withUnsafeBufferPointer { words in
-            var total = 0
-            for row in 0..<batch.count {
-                before[row] = total
-                total &+= Int((words[row >> 6] >> UInt64(row & 63)) & 1)
-            }
-            before[batch.count] = total
-        }
-        var failureAt = [Int](repeating: batch.count, count: batch.count + 1)
+        // The first failing row at or after each row, built only when some row failed.
+        var failureAt: [Int] = []
         var failures: [Int: EvaluationError] = [:]
-        for failure in inner.errors { failures[failure.row] = failure.error }
-        // The errors are sorted by row: walk them backwards alongside the rows.
-        var nextFailure = batch.count
-        var pending = inner.errors.count - 1
-        for row in stride(from: batch.count - 1, through: 0, by: -1) {
-            if pending >= 0, inner.errors[pending].row == row {
-                nextFailure = row
-                pending -= 1
+        if !inner.errors.isEmpty {
+            failureAt = [Int](repeating: batch.count, count: batch.count + 1)
+            for failure in inner.errors { failures[failure.row] = failure.error }
+            // The errors are sorted by row: walk them backwards alongside the rows.
+            var nextFailure = batch.count
+            var pending = inner.errors.count - 1
+            for row in stride(from: batch.count - 1, through: 0, by: -1) {
+                if pending >= 0, inner.errors[pending].row == row {
+                    nextFailure = row
+                    pending -= 1
+                }
+                failureAt[row] = nextFailure
             }
-            failureAt[row] = nextFailure
         }
+        let bitmap = inner.bitmap
         var words = [UInt64](repeating: 0, count: (ranges.count + 63) / 64)
         var errors: [BatchResult.RowError] = []
         // The answer depends only on (matches, items): for small selections a table of codes
-        // (0 false, 1 true, 2 an error, 3 not yet known), so the loop copies no `Result`.
+        // (0 false, 1 true, 2 an error), made first, so the loop copies no `Result`.
         let smallest = 8
-        var codes = [UInt8](repeating: 3, count: smallest * smallest)
+        var codes = [UInt8](repeating: 0, count: smallest * smallest)
         var tableErrors: [Int: EvaluationError] = [:]
-        var outcomes: [Pair: Result<Bool, EvaluationError>] = [:]
-        for index in ranges.indices {
-            let range = ranges[index]
-            let firstFailure = failureAt[range.lowerBound]
-            if firstFailure < range.upperBound, let error = failures[firstFailure] {
-                errors.append(BatchResult.RowError(row: index, error: error))
-                continue
+        for total in 0..<smallest {
+            for count in 0...total {
+                switch leaf.outcome(count: count, of: total, environment: environment) {
+                case .success(let flag): codes[total * smallest + count] = flag ? 1 : 0
+                case .failure(let error):
+                    codes[total * smallest + count] = 2
+                    tableErrors[total * smallest + count] = error
+                }
             }
-            let count = before[range.upperBound] - before[range.lowerBound]
-            let code: UInt8
+        }
+        var outcomes: [Pair: Result<Bool, EvaluationError>] = [:]
+        let rows = batch.count
+        /// Selection `index`, over `range` (clamped), the general way: its first failing row, its
+        /// count, its outcome by table or computed; its code (0, 1, or 2 when it failed).
+        func general(_ index: Int, _ range: Range<Int>) -> UInt8 {
+            if !failureAt.isEmpty {
+                let firstFailure = failureAt[range.lowerBound]
+                if firstFailure < range.upperBound, let error = failures[firstFailure] {
+                    errors.append(BatchResult.RowError(row: index, error: error))
+                    return 2
+                }
+            }
+            let count = Self.matches(in: range, of: bitmap)
             if range.count < smallest {
                 let slot = range.count * smallest + count
-                if codes[slot] == 3 {
-                    switch leaf.outcome(count: count, of: range.count, environment: environment) {
-                    case .success(let flag): codes[slot] = flag ? 1 : 0
-                    case .failure(let error):
-                        codes[slot] = 2
-                        tableErrors[slot] = error
+                if codes[slot] == 2, let error = tableErrors[slot] {
+                    errors.append(BatchResult.RowError(row: index, error: error))
+                }
+                return codes[slot]
+            }
+            let key = Pair(count: count, total: range.count)
+            let outcome = outcomes[key] ?? leaf.outcome(count: count, of: range.count, environment: environment)
+            outcomes[key] = outcome
+            switch outcome {
+            case .success(let flag): return flag ? 1 : 0
+            case .failure(let error):
+                errors.append(BatchResult.RowError(row: index, error: error))
+                return 2
+            }
+        }
+        let failing = !failureAt.isEmpty || !tableErrors.isEmpty
+        // The same codes by a small selection's bits themselves (`total << 8 | bits`), so its
+        // answer is one look-up without counting the bits.
+        var byBits = [UInt8](repeating: 0, count: smallest << 8)
+        for total in 0..<smallest {
+            for bits in 0..<(1 << total) { byBits[total << 8 | bits] = codes[total * smallest + bits.nonzeroBitCount] }
+        }
+        ranges.withUnsafeBufferPointer { ranges in
+            bitmap.withUnsafeBufferPointer { bits in
+                byBits.withUnsafeBufferPointer { byBits in
+                    words.withUnsafeMutableBufferPointer { words in
+                        for index in 0..<ranges.count {
+                            let lower = min(max(ranges[index].lowerBound, 0), rows)
+                            let upper = min(max(ranges[index].upperBound, lower), rows)
+                            let total = upper - lower
+                            let code: UInt8
+                            if !failing, total < smallest, (lower & 63) + total <= 64 {
+                                // A small selection within one word: its count in one shift and mask.
+                                let inWord = bits[lower >> 6] >> UInt64(lower & 63)
+                                code = byBits[total << 8 | Int(truncatingIfNeeded: inWord & ((1 << UInt64(total)) - 1))]
+                            } else {
+                                code = general(index, lower..<upper)
+                            }
+                            words[index >> 6] |= UInt64(code & 1) << UInt64(index & 63)
+                        }
                     }
                 }
-                code = codes[slot]
-                if code == 2, let error = tableErrors[slot] {
-                    errors.append(BatchResult.RowError(row: index, error: error))
-                }
-            } else {
-                let key = Pair(count: count, total: range.count)
-                let outcome = outcomes[key] ?? leaf.outcome(count: count, of: range.count, environment: environment)
-                outcomes[key] = outcome
-                switch outcome {
-                case .success(let flag): code = flag ? 1 : 0
-                case .failure(let error):
-                    code = 2
-                    errors.append(BatchResult.RowError(row: index, error: error))
-                }
             }
-            words[index >> 6] |= UInt64(code & 1) << UInt64(index & 63)
         }
         return BatchResult(count: ranges.count, bitmap: words, errors: errors)
+    }
+
+    /// The bits set in `words` for the rows of `range`, a word at a time.
+    private static func matches(in range: Range<Int>, of words: [UInt64]) -> Int {
+        var count = 0
+        var row = range.lowerBound
+        while row < range.upperBound {
+            let bit = row & 63
+            let take = min(64 - bit, range.upperBound - row)
+            let mask: UInt64 = take == 64 ? ~0 : ((1 << UInt64(take)) - 1) << UInt64(bit)
+            count &+= (words[row >> 6] & mask).nonzeroBitCount
+            row += take
+        }
+        return count
     }
 
     /// The whole rule on the scalar VM, for an evaluation the batch engine could not finish within

@@ -201,7 +201,13 @@ import Testing
     func smallSelections(_ rule: String) throws {
         let program = try TestRules.program(rule, selfType: nil)
         let items = TestItems.make(2500)
-        let ranges = (0..<2500).map { $0..<min(2500, $0 + 1 + $0 % 3) }
+        // Mostly one to three items, some empty, some of 70 (across words, past the table of
+        // small selections).
+        let ranges = (0..<2500).map { index in
+            index % 97 == 0
+                ? index..<min(2500, index + 70)
+                : index % 89 == 0 ? index..<index : index..<min(2500, index + 1 + index % 3)
+        }
         let contexts = ranges.map { FileProviderContext.activation(selectedItems: Array(items[$0])) }
         let expected = TestRules.scalar(program, contexts)
         let batchProgram = BatchProgram(program)
