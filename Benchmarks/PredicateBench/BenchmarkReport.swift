@@ -30,6 +30,9 @@ struct BenchmarkReport: Encodable {
 
     struct WorkloadEntry: Encodable {
         let result: EvaluationBenchmark.Result
+        /// Building the batch engine's columns for all the items, per item (not in any engine's
+        /// figure), when this run built them.
+        var columnBuildNanosecondsPerItem: Double? = nil
 
         enum CodingKeys: String, CodingKey {
             case name, rule, items, matches
@@ -44,6 +47,8 @@ struct BenchmarkReport: Encodable {
             case unavailable
             case speedup = "interpreter_over_engine"
             case nativeRatio = "engine_over_native_rows"
+            case columnBuild = "column_build_ns_per_item"
+            case oneShot = "batch_one_shot_ns_per_item"
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -73,6 +78,13 @@ struct BenchmarkReport: Encodable {
             try container.encode(
                 NullableFigures(perEngine { divide(interpreter, $0.timing?.median) }), forKey: .speedup)
             try container.encode(NullableFigures(perEngine { divide($0.timing?.median, native) }), forKey: .nativeRatio)
+            try container.encode(columnBuildNanosecondsPerItem, forKey: .columnBuild)
+            // What filtering items held in memory once costs with the batch engine: its columns
+            // built, then one evaluation on one core.
+            let oneShot = columnBuildNanosecondsPerItem.flatMap { build in
+                result.nanosecondsPerItem("vm_batch").map { build + $0 }
+            }
+            try container.encode(oneShot, forKey: .oneShot)
         }
 
         private func perEngine(_ figure: (EvaluationBenchmark.EngineFigures) -> Double?) -> [(String, Double?)] {

@@ -43,7 +43,14 @@ print("peak memory: \(column(peakMemory, decimals: 0, width: 0)) MiB (ru_maxrss)
 
 if let path = options.jsonPath {
     let report = BenchmarkReport(
-        machine: machine, workloads: evaluationResults.map(BenchmarkReport.WorkloadEntry.init),
+        machine: machine,
+        workloads: evaluationResults.map { result in
+            let label = "vm_batch columns: \(result.name) (\(result.items) items)"
+            let seconds = dataset.buildSeconds.first { $0.0 == label }?.1
+            return BenchmarkReport.WorkloadEntry(
+                result: result,
+                columnBuildNanosecondsPerItem: seconds.map { $0 * 1e9 / Double(max(1, result.items)) })
+        },
         parse: parseResults, scaling: scalingPoints.map(BenchmarkReport.ScalingEntry.init),
         buildSeconds: Dictionary(dataset.buildSeconds, uniquingKeysWith: { first, _ in first }),
         peakMemoryMiB: peakMemory, runs: options.runs, failingRules: failingRules, outside: outside,

@@ -415,6 +415,8 @@ final class BatchWorker {
         // A nil row answered without a charge only where the comparison costs the one step the
         // row was charged for it (a constant that is not a collection).
         let nilResult = direct && EvaluationCost.size(leaf.constant) == 1 ? leaf.nilResult : nil
+        let fastNumbers = integers != nil && nilResult != nil
+        let nilHolds = nilResult == true
         let integerTag = MixedScalars.Tag.integer.rawValue
         let doubleTag = MixedScalars.Tag.double.rawValue
         let absentTag = MixedScalars.Tag.absent.rawValue
@@ -427,7 +429,15 @@ final class BatchWorker {
                     let payload = payloads[row]
                     let tag = tags[row]
                     let holds: Bool
-                    if tag == integerTag && integers != nil {
+                    if fastNumbers && tag <= integerTag {
+                        // Nil or an integer, the common rows: both answers computed, one chosen,
+                        // so the branch taken depends on no row's kind.
+                        let integerHolds =
+                            ((UInt64(bitPattern: payload &- lower) <= span) && integersHold) != integersNegated
+                        output[kept] = Int32(truncatingIfNeeded: row)
+                        kept &+= (tag == integerTag ? integerHolds : nilHolds) ? 1 : 0
+                        continue
+                    } else if tag == integerTag && integers != nil {
                         holds = ((UInt64(bitPattern: payload &- lower) <= span) && integersHold) != integersNegated
                     } else if tag == doubleTag, let doubles {
                         holds = doubles.holds(Double(bitPattern: UInt64(bitPattern: payload)))
