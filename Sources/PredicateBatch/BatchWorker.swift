@@ -311,7 +311,23 @@ final class BatchWorker {
         }
         switch columns[leaf.column] {
         case .strings(let values, let nils) where leaf.strings != nil && leaf.nilResult != nil:
-            count = stringKernel(values, nils, leaf.strings, leaf.nilResult, input, output)
+            guard let test = leaf.strings, let nilResult = leaf.nilResult else {
+                return Selection(rows: output, start: 0, count: 0)
+            }
+            count = values.withUnsafeBufferPointer { values in
+                nils.withUnsafeBufferPointer { nils in
+                    stringKernel(ColumnStringRows(values: values, nils: nils), test, nilResult, input, output)
+                }
+            }
+        case .borrowedStrings(let borrowed) where leaf.strings != nil && leaf.nilResult != nil:
+            guard let test = leaf.strings, let nilResult = leaf.nilResult else {
+                return Selection(rows: output, start: 0, count: 0)
+            }
+            count = borrowed.rows.withBase { base, stride in
+                stringKernel(
+                    InPlaceStringRows(base: base, stride: stride, stored: borrowed.stored), test, nilResult, input,
+                    output)
+            }
         case .codedStrings(let codes, let distinct, _):
             count = codedKernel(leaf, codes, distinct, input, output)
         case .stringLists(let lists, let nils) where leaf.quantifier != .direct && !leaf.constantOnLeft:
@@ -328,18 +344,17 @@ final class BatchWorker {
         return Selection(rows: output, start: 0, count: count)
     }
 
-    private func stringKernel(
-        _ values: [String], _ nils: [UInt8], _ test: StringTest?, _ nilResult: Bool?, _ input: Selection,
+    /// A prepared string test over each row's string, read from `strings` (a column, or the
+    /// items themselves), without copying it.
+    private func stringKernel<Strings: StringRows>(
+        _ strings: Strings, _ test: StringTest, _ nilResult: Bool, _ input: Selection,
         _ output: UnsafeMutablePointer<Int32>
     ) -> Int {
-        guard let test, let nilResult else { return 0 }
         switch test {
         case .like, .matches: break
         default:
-            return values.withUnsafeBufferPointer { values in
-                nils.withUnsafeBufferPointer { nils in
-                    input.filter(into: output) { row in nils[row] == 0 ? test.holds(values[row]) : nilResult }
-                }
+            return input.filter(into: output) { row in
+                strings.withString(row, whenNil: { nilResult }) { test.holds($0) }
             }
         }
         // Patterns spend matching steps, bounded as the VM bounds them: by the per-match limit and
@@ -348,14 +363,17 @@ final class BatchWorker {
         var kept = 0
         for index in 0..<input.count where !exhausted {
             let row = input.row(index)
-            guard nils[row] == 0 else {
+            let allowed = min(limit, remaining(row))
+            var left = allowed
+            // nil: the row's answer is the nil answer, with nothing spent.
+            let matched: Bool?? = strings.withString(
+                row, whenNil: { nil }, { text in .some(test.holds(text, budget: &left)) })
+            guard let matched else {
                 output[kept] = Int32(truncatingIfNeeded: row)
                 kept &+= nilResult ? 1 : 0
                 continue
             }
-            let allowed = min(limit, remaining(row))
-            var left = allowed
-            guard let holds = test.holds(values[row], budget: &left) else {
+            guard let holds = matched else {
                 suspect(row)
                 continue
             }

@@ -20,6 +20,8 @@ enum Column: Sendable {
     case dates(values: [Double], nils: [UInt8])
     /// Strings.
     case strings(values: [String], nils: [UInt8])
+    /// Mostly distinct strings the items store in place, read there when compared.
+    case borrowedStrings(BorrowedStrings)
     /// Strings of few distinct values: per row an index into `distinct`, or `-1` for nil, so
     /// a comparison is decided once per distinct value (see ``StringInterner``).
     case codedStrings(codes: [Int32], distinct: [String], nils: [UInt8])
@@ -91,8 +93,24 @@ enum Column: Sendable {
         self = failed ? .unavailable : builder.finish()
     }
 
-    /// The stored string field `stored` of every item, each borrowed where it lies.
-    private static func reading<Item>(_ stored: StoredString, from items: ArraySlice<Item>) -> Column {
+    /// The stored string field `stored` of every item: left where it lies when the first rows
+    /// are mostly distinct (file names), else built into a column (coded when few are distinct)
+    /// from each string borrowed where it lies.
+    private static func reading<Item: KeyValueCoding>(_ stored: StoredString, from items: ArraySlice<Item>) -> Column {
+        let sample = min(items.count, 1024)
+        if sample >= ColumnBuilder.shortestCoded {
+            var interner = StringInterner()
+            items.withUnsafeBufferPointer { items in
+                guard let base = items.baseAddress else { return }
+                for row in 0..<sample {
+                    stored.withString(in: UnsafeRawPointer(base + row), whenNil: {}) { _ = interner.code($0) }
+                }
+            }
+            if interner.count * 4 > sample {
+                return .borrowedStrings(
+                    BorrowedStrings(rows: HostItemRows(items: items), stored: stored, count: items.count))
+            }
+        }
         var builder = ColumnBuilder(capacity: items.count)
         items.withUnsafeBufferPointer { items in
             guard let base = items.baseAddress else { return }
@@ -200,6 +218,7 @@ enum Column: Sendable {
         case .strings(let values, let nils): return nils[row] != 0 ? .nil : .string(values[row])
         case .codedStrings(let codes, let distinct, let nils):
             return nils[row] != 0 ? .nil : .string(distinct[Int(codes[row])])
+        case .borrowedStrings(let borrowed): return borrowed.value(at: row)
         case .stringLists(let lists, let nils): return nils[row] != 0 ? .nil : lists.value(at: row)
         case .mixed(let mixed, _): return mixed.value(at: row)
         case .values(let values, _): return values[row]
@@ -214,7 +233,7 @@ enum Column: Sendable {
             .strings(_, let nils), .codedStrings(_, _, let nils), .stringLists(_, let nils), .mixed(_, let nils),
             .values(_, let nils):
             return nils
-        case .unavailable:
+        case .borrowedStrings, .unavailable:
             return nil
         }
     }
@@ -228,6 +247,7 @@ enum Column: Sendable {
         case .dates: return "dates"
         case .strings: return "strings"
         case .codedStrings: return "coded strings"
+        case .borrowedStrings: return "borrowed strings"
         case .stringLists: return "string lists"
         case .mixed: return "mixed scalars"
         case .values: return "values"

@@ -16,8 +16,10 @@ enum TestRules {
     }
 
     /// What the scalar VM says for each row: `true`/`false`, or the error's description.
-    static func scalar(_ program: Program, _ rows: [Value]) -> [String] {
-        var machine = VirtualMachine(program: program)
+    static func scalar(
+        _ program: Program, _ rows: [Value], environment: EvaluationEnvironment = EvaluationEnvironment()
+    ) -> [String] {
+        var machine = VirtualMachine(program: program, environment: environment)
         return rows.map { row in
             do throws(EvaluationError) {
                 return String(try machine.evaluate(on: row))

@@ -70,14 +70,7 @@ import Testing
         for (steps, patternSteps) in budgets {
             let environment = EvaluationEnvironment(
                 limits: EvaluationLimits(maximumSteps: steps, maximumPatternSteps: patternSteps))
-            var machine = VirtualMachine(program: program, environment: environment)
-            let expected = rows.map { row in
-                do throws(EvaluationError) {
-                    return String(try machine.evaluate(on: row))
-                } catch {
-                    return error.description
-                }
-            }
+            let expected = TestRules.scalar(program, rows, environment: environment)
             let outcomes = TestRules.outcomes(BatchProgram(program, environment: environment).evaluate(rows))
             let differing = rows.indices.filter { outcomes[$0] != expected[$0] }
             #expect(
@@ -215,6 +208,46 @@ import Testing
         let batchProgram = BatchProgram(program)
         let expected = TestRules.scalar(program, items.map { .object($0) })
         #expect(TestRules.outcomes(batchProgram.evaluate(ColumnBatch(items: items, for: batchProgram))) == expected)
+    }
+
+    /// Mostly distinct stored strings (file names) are read where they lie, with the VM's answers,
+    /// errors and budgets.
+    @Test(arguments: [
+        "filename ENDSWITH[c] '.PDF'",
+        "typeIdentifier BEGINSWITH 'Résumé'",
+        "typeIdentifier == nil OR filename CONTAINS[cd] 'resume'",
+        "filename LIKE[c] '*7*.pdf'",
+        "filename MATCHES '[a-zé]+ [0-9]+[.]pdf'",
+        "filename UTI-CONFORMS-TO 'public.image'",
+        "filename IN {'Résumé 7.pdf', 'x'}",
+        "filename < 'm'",
+    ])
+    func borrowedStringsOfItems(_ rule: String) throws {
+        var items = TestItems.make(3000)
+        let stems = ["Résumé", "report", "写真", "IMG"]
+        for index in items.indices {
+            items[index].filename = "\(stems[index % stems.count]) \(index).\(index % 3 == 0 ? "pdf" : "PDF")"
+            items[index].typeIdentifier = index % 5 == 0 ? nil : items[index].filename
+        }
+        let program = try TestRules.program(rule)
+        let batchProgram = BatchProgram(program)
+        let batch = ColumnBatch(items: items, for: batchProgram)
+        #expect(batchProgram.columnKeyPaths.allSatisfy { batch.storage(of: $0) == "borrowed strings" })
+        let rows = items.map { Value.object($0) }
+        let expected = TestRules.scalar(program, rows)
+        for threads in [1, 2] {
+            #expect(
+                TestRules.outcomes(batchProgram.evaluate(batch, threads: threads)) == expected, "threads \(threads)")
+        }
+        for (steps, patternSteps) in [(6, 1_000), (40, 25)] {
+            let environment = EvaluationEnvironment(
+                limits: EvaluationLimits(maximumSteps: steps, maximumPatternSteps: patternSteps))
+            let limited = BatchProgram(program, environment: environment)
+            let expected = TestRules.scalar(program, rows, environment: environment)
+            #expect(
+                TestRules.outcomes(limited.evaluate(ColumnBatch(items: items, for: limited))) == expected,
+                "steps \(steps), pattern steps \(patternSteps)")
+        }
     }
 
     /// Content types of File Provider items are coded, and the UTI rule agrees with the VM.
