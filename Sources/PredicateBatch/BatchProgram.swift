@@ -199,27 +199,40 @@ public struct BatchProgram: Sendable {
         for total in 0..<smallest {
             for bits in 0..<(1 << total) { byBits[total << 8 | bits] = codes[total * smallest + bits.nonzeroBitCount] }
         }
+        // Small selections within one word are answered by look-up, on several threads when there
+        // are many (each thread its own whole words); the others, in order, the general way.
+        var deferred: [Int] = []
         ranges.withUnsafeBufferPointer { ranges in
             bitmap.withUnsafeBufferPointer { bits in
                 byBits.withUnsafeBufferPointer { byBits in
                     words.withUnsafeMutableBufferPointer { words in
-                        for index in 0..<ranges.count {
-                            let lower = min(max(ranges[index].lowerBound, 0), rows)
-                            let upper = min(max(ranges[index].upperBound, lower), rows)
-                            let total = upper - lower
-                            let code: UInt8
-                            if !failing, total < smallest, (lower & 63) + total <= 64 {
-                                // A small selection within one word: its count in one shift and mask.
-                                let inWord = bits[lower >> 6] >> UInt64(lower & 63)
-                                code = byBits[total << 8 | Int(truncatingIfNeeded: inWord & ((1 << UInt64(total)) - 1))]
-                            } else {
-                                code = general(index, lower..<upper)
-                            }
-                            words[index >> 6] |= UInt64(code & 1) << UInt64(index & 63)
+                        let pass = SmallSelections(
+                            ranges: ranges, bits: bits, byBits: byBits, words: words, rows: rows, smallest: smallest)
+                        let wordCount = words.count
+                        let parts = failing ? 1 : max(1, min(threads, ranges.count / 16_384))
+                        let wordsPerPart = (wordCount + parts - 1) / parts
+                        let output = DeferredSelections(parts: parts)
+                        defer { output.deallocate() }
+                        let count = ranges.count
+                        let work: @Sendable (Int) -> Void = { part in
+                            let lower = min(count, part * wordsPerPart * 64)
+                            let upper = min(count, (part + 1) * wordsPerPart * 64)
+                            output.indices[part] = failing ? Array(lower..<upper) : pass.answer(lower..<upper)
                         }
+                        if parts == 1 {
+                            work(0)
+                        } else {
+                            DispatchQueue.concurrentPerform(iterations: parts, execute: work)
+                        }
+                        for part in 0..<parts { deferred += output.indices[part] }
                     }
                 }
             }
+        }
+        for index in deferred {
+            let lower = min(max(ranges[index].lowerBound, 0), rows)
+            let upper = min(max(ranges[index].upperBound, lower), rows)
+            words[index >> 6] |= UInt64(general(index, lower..<upper) & 1) << UInt64(index & 63)
         }
         return BatchResult(count: ranges.count, bitmap: words, errors: errors)
     }
@@ -259,6 +272,55 @@ public struct BatchProgram: Sendable {
 
     /// The plan, one node a line: which clauses run as vector kernels and which on the scalar VM.
     public var planDescription: String { plan.description }
+}
+
+/// The look-up of small selections' answers by their bits (``BatchProgram/evaluateSelections(_:ranges:contextKey:variables:threads:)``),
+/// over plain pointers that threads share: each thread writes only its own whole words of the
+/// answers (hence `@unchecked`).
+private struct SmallSelections: @unchecked Sendable {
+    let ranges: UnsafeBufferPointer<Range<Int>>
+    let bits: UnsafeBufferPointer<UInt64>
+    let byBits: UnsafeBufferPointer<UInt8>
+    let words: UnsafeMutableBufferPointer<UInt64>
+    let rows: Int
+    let smallest: Int
+
+    /// Answers the selections of `indices` that are small and within one word of the bitmap;
+    /// returns the others, in order.
+    func answer(_ indices: Range<Int>) -> [Int] {
+        var others: [Int] = []
+        for index in indices {
+            let lower = min(max(ranges[index].lowerBound, 0), rows)
+            let upper = min(max(ranges[index].upperBound, lower), rows)
+            let total = upper - lower
+            guard total < smallest, (lower & 63) + total <= 64 else {
+                others.append(index)
+                continue
+            }
+            // Its count in one shift and mask, its answer in one look-up.
+            let inWord = bits[lower >> 6] >> UInt64(lower & 63)
+            let code = byBits[total << 8 | Int(truncatingIfNeeded: inWord & ((1 << UInt64(total)) - 1))]
+            words[index >> 6] |= UInt64(code & 1) << UInt64(index & 63)
+        }
+        return others
+    }
+}
+
+/// Each thread's deferred selections, in its own slot (hence `@unchecked`).
+private struct DeferredSelections: @unchecked Sendable {
+    let indices: UnsafeMutablePointer<[Int]>
+    let parts: Int
+
+    init(parts: Int) {
+        self.parts = parts
+        indices = .allocate(capacity: parts)
+        indices.initialize(repeating: [], count: parts)
+    }
+
+    func deallocate() {
+        indices.deinitialize(count: parts)
+        indices.deallocate()
+    }
 }
 
 /// A selection's count of matches and of items: what its answer depends on.

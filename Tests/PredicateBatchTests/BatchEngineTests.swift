@@ -197,6 +197,25 @@ import Testing
         #expect(TestRules.outcomes(fromItems) == expected)
     }
 
+    /// Enough selections to be answered on several threads, some of them large or empty.
+    @Test func manySelectionsOnSeveralThreads() throws {
+        let program = try TestRules.program(
+            "SUBQUERY(fileproviderItems, $i, $i.isUploaded == NO AND $i.documentSize > 5000).@count > 0",
+            selfType: nil)
+        let items = TestItems.make(40_000)
+        let ranges = (0..<40_000).map { index in
+            index % 1_000 == 0 ? index..<min(40_000, index + 300) : index..<min(40_000, index + index % 4)
+        }
+        let expected = TestRules.scalar(
+            program, ranges.map { FileProviderContext.activation(selectedItems: Array(items[$0])) })
+        let batchProgram = BatchProgram(program)
+        let batch = ColumnBatch(items: items, keyPaths: batchProgram.selectionKeyPaths)
+        for threads in [1, 2, 3] {
+            let result = batchProgram.evaluateSelections(batch, ranges: ranges, threads: threads)
+            #expect(TestRules.outcomes(result) == expected, "threads \(threads)")
+        }
+    }
+
     @Test(arguments: EachAloneTests.rules)
     func smallSelections(_ rule: String) throws {
         let program = try TestRules.program(rule, selfType: nil)
