@@ -8,7 +8,6 @@ import PredicateValue
 struct BorrowedStrings: Sendable {
     let rows: any ItemRows
     let stored: StoredString
-    let count: Int
 
     /// Row `row`'s value, as the general semantics takes it.
     func value(at row: Int) -> Value {

@@ -108,7 +108,7 @@ enum Column: Sendable {
             }
             if interner.count * 4 > sample {
                 return .borrowedStrings(
-                    BorrowedStrings(rows: HostItemRows(items: items), stored: stored, count: items.count))
+                    BorrowedStrings(rows: HostItemRows(items: items), stored: stored))
             }
         }
         var builder = ColumnBuilder(capacity: items.count)
