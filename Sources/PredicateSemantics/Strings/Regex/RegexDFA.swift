@@ -85,24 +85,3 @@ struct RegexDFA: Sendable {
         return accepting[state]
     }
 }
-
-extension RegexProgram {
-    /// The NFA states (their `unit`s and `match`) reachable from `starts` without consuming a
-    /// scalar, sorted: the set the Pike VM holds at one position.
-    func closure(of starts: [Int]) -> [Int] {
-        var seen = Set<Int>()
-        var stack = starts.reversed() as [Int]
-        var states: [Int] = []
-        while let pc = stack.popLast() {
-            guard pc < code.count, seen.insert(pc).inserted else { continue }
-            switch code[pc] {
-            case .jump(let target): stack.append(target)
-            case .split(let first, let second):
-                stack.append(second)
-                stack.append(first)
-            case .unit, .match: states.append(pc)
-            }
-        }
-        return states.sorted()
-    }
-}

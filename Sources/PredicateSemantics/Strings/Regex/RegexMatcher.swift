@@ -40,6 +40,16 @@ extension RegexProgram {
         return true
     }
 
+    /// The NFA states (their `unit`s and `match`) reachable from `starts` without consuming a
+    /// scalar, sorted: the set the Pike VM holds at one position, found as the VM finds it.
+    func closure(of starts: [Int]) -> [Int] {
+        var list = StateList(capacity: code.count)
+        var marks = [Int](repeating: 0, count: code.count)
+        var stack: [Int] = []
+        for start in starts { add(start, to: &list, marks: &marks, stamp: 1, stack: &stack) }
+        return list.states[..<list.count].sorted()
+    }
+
     /// Adds `start` and every state reachable from it without consuming a scalar.
     private func add(_ start: Int, to list: inout StateList, marks: inout [Int], stamp: Int, stack: inout [Int]) {
         stack.append(start)
