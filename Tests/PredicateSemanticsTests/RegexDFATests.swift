@@ -37,6 +37,11 @@ import Testing
             RegexParser.parse("(a|b)*a(a|b)(a|b)(a|b)(a|b)(a|b)(a|b)", caseInsensitive: false).flatMap(
                 RegexProgram.init))
         #expect(program.dfa.map { _ in true } == nil)
+        // Few state sets (start, after one letter, none) but over 512 instructions.
+        let alternation = "(?:" + Array(repeating: "a", count: 300).joined(separator: "|") + ")"
+        let long = try #require(RegexParser.parse(alternation, caseInsensitive: false).flatMap(RegexProgram.init))
+        #expect(long.code.count > RegexDFA.maximumInstructions)
+        #expect(long.dfa.map { _ in true } == nil, "an NFA past the instruction limit")
         var budget = Int.max
         #expect(program.wholeMatch(Array("bbbbabbbbb".unicodeScalars), budget: &budget) == false)
     }

@@ -19,8 +19,14 @@ struct RegexDFA: Sendable {
     /// The most states built; a pattern that needs more is matched by the NFA.
     static let maximumStates = 64
 
-    /// The DFA of `program`, or `nil` when it would have more than ``maximumStates`` states.
+    /// The largest NFA made deterministic, so a hostile pattern cannot make compiling it slow
+    /// (each state set costs a walk of the NFA per class of bytes).
+    static let maximumInstructions = 512
+
+    /// The DFA of `program`, or `nil` when it would have more than ``maximumStates`` states or
+    /// the NFA has more than ``maximumInstructions`` instructions.
     init?(_ program: RegexProgram) {
+        guard program.code.count <= Self.maximumInstructions else { return nil }
         // Bytes that every unit of the program treats alike move every state alike: one closure
         // per class of bytes and state, not per byte.
         let units = program.code.indices.filter { if case .unit = program.code[$0] { true } else { false } }
