@@ -72,6 +72,13 @@ enum Column: Sendable {
             self = Column.reading(stored, from: items)
             return
         }
+        if rest.count == 1, let key = rest[0].key, typed, let stored = Item.storedString(atSlot: field.slot, key: key),
+            stored.root == ObjectIdentifier(Item.self)
+        {
+            // `contentType.identifier`: the string inside the field's struct, where it lies.
+            self = Column.reading(stored, from: items)
+            return
+        }
         if rest.count == 1, case .key(let key) = rest[0], key.utf8.first != UInt8(ascii: "@"), typed,
             let stored = Item.storedDictionary(atSlot: field.slot), stored.root == ObjectIdentifier(Item.self)
         {
@@ -124,21 +131,19 @@ enum Column: Sendable {
     }
 
     /// `key` of the stored dictionary field `stored` of every item (`userInfo.rank`), looked up
-    /// where the dictionary lies, as ``KeyValueAccess`` reads one key of a dictionary; a dotted
-    /// key that is missing is read along the whole `path` (which tries its parts in turn).
+    /// where the dictionary lies (``DictionaryKeyLookup``); a dotted key that is missing, with its
+    /// first part present, is read along the whole `path` (which tries its parts in turn).
     private static func reading<Item: KeyValueCoding>(
         _ key: String, of stored: StoredDictionary, path: [KeyComponent], from items: ArraySlice<Item>
     ) -> Column {
-        let dotted = key.utf8.contains(UInt8(ascii: "."))
+        let lookup = DictionaryKeyLookup(key)
         var builder = ColumnBuilder(capacity: items.count)
         var failed = false
         items.withUnsafeBufferPointer { items in
             guard let base = items.baseAddress else { return }
             for row in 0..<items.count where !failed {
                 let found: Value? = stored.withDictionary(in: UnsafeRawPointer(base + row), whenNil: { .nil }) {
-                    entries in
-                    guard let found = entries[key] else { return dotted ? nil : .nil }
-                    return dotted && found.isNil ? nil : found
+                    lookup.value(in: $0)
                 }
                 if let found {
                     builder.append(found)

@@ -235,6 +235,13 @@ extension FileProviderItem: KeyValueCoding {
         slot >= 0 && slot < storedStrings.count ? storedStrings[slot] : nil
     }
 
+    /// `contentType.identifier`: the identifier stored in the item's optional content type.
+    public static func storedString(atSlot slot: Int, key: String) -> StoredString? {
+        slot == 3 && key == "identifier" ? contentTypeIdentifier : nil
+    }
+
+    private static let contentTypeIdentifier = StoredString.string(\FileProviderItem.contentType, \UniformType.identifier)
+
     /// `userInfo` and `inheritedUserInfo`, stored in the item (`resolvedUserInfo` is computed).
     public static func storedDictionary(atSlot slot: Int) -> StoredDictionary? {
         switch slot {

@@ -77,6 +77,20 @@ public protocol KeyValueCoding: Sendable {
     /// lies, without copying it into a ``Value``. Used only when ``sharedSchema`` is not `nil`.
     static func storedString(atSlot slot: Int) -> StoredString?
 
+    /// Where the string `key` of the struct held by field `slot` is stored in the object, when
+    /// the struct is stored in place as an optional (``StoredString/string(_:_:)`` of the two key
+    /// paths: `contentType.identifier`) and the string means what reading `key` of the field's
+    /// value answers; `nil` (the default) otherwise. Engines that hold objects by pointer then
+    /// compare the string where it lies instead of boxing the struct to read one of its keys.
+    /// Used only when ``sharedSchema`` is not `nil`.
+    static func storedString(atSlot slot: Int, key: String) -> StoredString?
+
+    /// Whether the `Self?` at `address` holds an object: what a ``StoredString`` inside an
+    /// optional of this type checks before reading its string. The default is the check itself;
+    /// as a requirement it is compiled for each conforming type, so an engine asks it without
+    /// looking up the optional's type at run time.
+    static func isPresent(optionalAt address: UnsafeRawPointer) -> Bool
+
     /// Where field `slot` is stored in the object, when it is a `[String: Value]` or
     /// `[String: Value]?` stored in place (``StoredDictionary/dictionary(_:)-(KeyPath<Root,[String:Value]>)``
     /// of its key path) whose entries mean what ``value(atSlot:of:)`` answers; `nil` (the default)
@@ -139,6 +153,15 @@ extension KeyValueCoding {
 
     /// `nil`: no string field is read in place.
     public static func storedString(atSlot slot: Int) -> StoredString? { nil }
+
+    /// `nil`: no string of a nested struct is read in place.
+    public static func storedString(atSlot slot: Int, key: String) -> StoredString? { nil }
+
+    /// Whether the optional holds an object.
+    @inlinable
+    public static func isPresent(optionalAt address: UnsafeRawPointer) -> Bool {
+        address.assumingMemoryBound(to: Self?.self).pointee != nil
+    }
 
     /// `nil`: no dictionary field is read in place.
     public static func storedDictionary(atSlot slot: Int) -> StoredDictionary? { nil }

@@ -3,9 +3,11 @@
 /// ``Value`` (which retains the string's storage and releases it again on every evaluation).
 ///
 /// Made only from a key path of a stored `String` or `String?` property (``string(_:)-(KeyPath<Root,String>)``),
-/// so the offset is the compiler's and the load's type is the property's: a computed field, or
-/// one reached through a class or an optional, has no stored string (the constructors answer
-/// `nil`), and engines read it through ``KeyValueCoding/value(atSlot:of:)``.
+/// or of a stored `String` of a ``KeyValueCoding`` struct stored as an optional property
+/// (``string(_:_:)``: `contentType?.identifier`), so the offsets are the compiler's and the
+/// load's type is the property's: a computed field, or one reached through a class, has no
+/// stored string (the constructors answer `nil`), and engines read it through
+/// ``KeyValueCoding/value(atSlot:of:)``.
 public struct StoredString: Hashable, Sendable {
     /// Whether the field is a `String?` (an absent one reads as nil) rather than a `String`.
     public let isOptional: Bool
@@ -13,12 +15,44 @@ public struct StoredString: Hashable, Sendable {
     public let offset: Int
     /// The type the offset is for: engines use a stored string only for objects of that type.
     public let root: ObjectIdentifier
+    /// For a string inside an optional struct: where the optional is, and the struct's type,
+    /// which reads the optional (``KeyValueCoding/isPresent(optionalAt:)``, specialised for the
+    /// type). A metatype, so that the place stays plain data that engines copy without reference
+    /// counting.
+    private let containerOffset: Int
+    private let container: (any KeyValueCoding.Type)?
 
     private init?<Root, Field>(_ path: KeyPath<Root, Field>, isOptional: Bool) {
         guard let offset = MemoryLayout<Root>.offset(of: path) else { return nil }
         self.isOptional = isOptional
         self.offset = offset
         root = ObjectIdentifier(Root.self)
+        containerOffset = 0
+        container = nil
+    }
+
+    private init?<Root, Object: KeyValueCoding>(_ object: KeyPath<Root, Object?>, _ field: KeyPath<Object, String>) {
+        // An optional keeps its payload at offset 0 (its tag, if any, after it), so the string
+        // of a present struct is at the struct's offset plus the field's.
+        guard let outer = MemoryLayout<Root>.offset(of: object), let inner = MemoryLayout<Object>.offset(of: field)
+        else { return nil }
+        isOptional = true
+        offset = outer + inner
+        root = ObjectIdentifier(Root.self)
+        containerOffset = outer
+        container = Object.self
+    }
+
+    /// The same place in the same type: the presence check is determined by it.
+    public static func == (lhs: StoredString, rhs: StoredString) -> Bool {
+        lhs.isOptional == rhs.isOptional && lhs.offset == rhs.offset && lhs.root == rhs.root
+            && lhs.containerOffset == rhs.containerOffset && (lhs.container == nil) == (rhs.container == nil)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(offset)
+        hasher.combine(root)
+        hasher.combine(containerOffset)
     }
 
     /// A stored `String`, meaning ``Value/string(_:)``.
@@ -31,6 +65,14 @@ public struct StoredString: Hashable, Sendable {
         .init(path, isOptional: true)
     }
 
+    /// A `String` property of a struct stored as a `Object?` property, meaning
+    /// ``Value/string(_:)``, or nil when the struct is absent.
+    public static func string<Root, Object: KeyValueCoding>(
+        _ object: KeyPath<Root, Object?>, _ field: KeyPath<Object, String>
+    ) -> StoredString? {
+        .init(object, field)
+    }
+
     /// `body` applied to the field of the object at `object` (which must be of type ``root``),
     /// the string borrowed where it is stored; `whenNil` for an absent optional.
     @inlinable @inline(__always)
@@ -40,17 +82,31 @@ public struct StoredString: Hashable, Sendable {
     ) throws(Failure) -> Result {
         let field = object + offset
         guard isOptional else { return try body(field.assumingMemoryBound(to: String.self).pointee) }
+        if isInContainer {
+            guard isContainerPresent(in: object) else { return try whenNil() }
+            return try body(field.assumingMemoryBound(to: String.self).pointee)
+        }
         switch field.assumingMemoryBound(to: String?.self).pointee {
         case .some(let text): return try body(text)
         case .none: return try whenNil()
         }
     }
 
+    /// Whether the string is inside an optional struct (``string(_:_:)``).
+    @usableFromInline
+    var isInContainer: Bool { container != nil }
+
+    /// Whether the optional struct holding the string is present in the object at `object`.
+    @usableFromInline
+    func isContainerPresent(in object: UnsafeRawPointer) -> Bool {
+        guard let container else { return true }
+        return container.isPresent(optionalAt: object + containerOffset)
+    }
+
     /// The field of the object at `object` (which must be of type ``root``) as the value
     /// ``KeyValueCoding/value(atSlot:of:)`` answers for it.
     public func value(in object: UnsafeRawPointer) -> Value {
-        let field = object + offset
-        if isOptional { return field.assumingMemoryBound(to: String?.self).pointee.map(Value.string) ?? .nil }
-        return .string(field.assumingMemoryBound(to: String.self).pointee)
+        withString(in: object, whenNil: { .nil }, { .string($0) })
     }
 }
+

@@ -8,26 +8,32 @@ import Testing
 
 /// A note with a stored `String` and a stored `String?`, declared as ``StoredString``s, one
 /// string that is stored but not declared (read through ``KeyValueCoding/value(atSlot:of:)``),
-/// and two dictionaries declared as ``StoredDictionary``s, so that the VM's in-place tests meet
-/// every storage and the general path beside them.
+/// two dictionaries declared as ``StoredDictionary``s, and an optional struct whose identifier is
+/// declared as a nested ``StoredString``, so that the VM's in-place tests meet every storage and
+/// the general path beside them.
 private struct Note: KeyValueCoding, Equatable {
     var title: String
     var subtitle: String?
     var hidden: String
     var info: [String: Value]?
     var extra: [String: Value] = [:]
+    var kind: Kind? = nil
 
     static let schema = Schema(
         typeName: "Note",
         fields: [
             .init("title", .string), .init("subtitle", .optional(.string)), .init("hidden", .string),
             .init("info", .optional(.dictionary(.any))), .init("extra", .dictionary(.any)),
+            .init("kind", .optional(.object(SchemaReference(Kind.schema)))),
         ])
     var schema: Schema { Note.schema }
     static var sharedSchema: Schema? { schema }
 
     static let stored: [StoredString?] = [.string(\Note.title), .string(\Note.subtitle), nil]
     static func storedString(atSlot slot: Int) -> StoredString? { slot < stored.count ? stored[slot] : nil }
+    static func storedString(atSlot slot: Int, key: String) -> StoredString? {
+        slot == 5 && key == "identifier" ? .string(\Note.kind, \Kind.identifier) : nil
+    }
     static func storedDictionary(atSlot slot: Int) -> StoredDictionary? {
         switch slot {
         case 3: return .dictionary(\Note.info)
@@ -43,6 +49,29 @@ private struct Note: KeyValueCoding, Equatable {
         case 2: return .string(hidden)
         case 3: return info.map(Value.dictionary) ?? .nil
         case 4: return .dictionary(extra)
+        case 5: return kind.map { .object($0) } ?? .nil
+        default: return .nil
+        }
+    }
+}
+
+/// A type identifier with other fields around it (so the string is not at the struct's start),
+/// stored in ``Note`` as an optional.
+private struct Kind: KeyValueCoding, Equatable {
+    var isDeclared: Bool
+    var identifier: String
+    var note: String?
+
+    static let schema = Schema(
+        typeName: "Kind",
+        fields: [.init("isDeclared", .bool), .init("identifier", .string), .init("note", .optional(.string))])
+    var schema: Schema { Kind.schema }
+
+    func value(atSlot slot: Int) -> Value {
+        switch slot {
+        case 0: return .bool(isDeclared)
+        case 1: return .string(identifier)
+        case 2: return note.map(Value.string) ?? .nil
         default: return .nil
         }
     }
@@ -63,8 +92,10 @@ private struct PlainNote: KeyValueCoding {
     /// strings, and an absent optional.
     private static let notes: [Note] = [
         Note(title: "Report.PDF", subtitle: nil, hidden: "x"),
-        Note(title: "Résumé final.pdf", subtitle: "ÉTÉ été", hidden: "Résumé"),
-        Note(title: "", subtitle: "", hidden: ""),
+        Note(
+            title: "Résumé final.pdf", subtitle: "ÉTÉ été", hidden: "Résumé",
+            kind: Kind(isDeclared: true, identifier: "public.jpeg", note: "x")),
+        Note(title: "", subtitle: "", hidden: "", kind: Kind(isDeclared: false, identifier: "", note: nil)),
         Note(title: "img_0001 a much longer title than fits inline.jpg", subtitle: "img_", hidden: "img_1"),
         Note(
             title: "ﬁle ｎａｍｅ", subtitle: "e\u{301}", hidden: "é",
@@ -72,7 +103,7 @@ private struct PlainNote: KeyValueCoding {
             extra: ["tags": ["red", "blue"], "rank": 2.5]),
         Note(
             title: "x", subtitle: nil, hidden: "x", info: ["rank": "high", "a": ["b": 3], "flag": 0],
-            extra: ["rank": .uint(.max)]),
+            extra: ["rank": .uint(.max)], kind: Kind(isDeclared: false, identifier: "com.example.Unknown.JPEG", note: nil)),
         Note(title: "y", subtitle: nil, hidden: "y", info: [:], extra: ["tags": "red", "rank": .double(.nan)]),
     ]
 
@@ -95,6 +126,11 @@ private struct PlainNote: KeyValueCoding {
         "ANY extra.tags == 'red'", "extra.rank > 2 AND info.flag == YES OR info == nil", "info.rank == 4",
         "info.rank != 4", "info.name == YES", "info.name != CAST(0, 'NSDate')", "title != nil", "info.rank == 4.0",
         "info.name > 3", "hidden < YES", "title >= CAST(0, 'NSDate')", "info.rank <= 1.5",
+        "kind.identifier == 'public.jpeg'", "kind.identifier UTI-CONFORMS-TO 'public.image'",
+        "kind.identifier UTI-CONFORMS-TO 'public.data'", "kind.identifier UTI-EQUALS 'PUBLIC.JPEG'",
+        "kind.identifier ENDSWITH[c] 'jpeg'", "kind.identifier == nil", "kind.identifier LIKE 'public.*'",
+        "kind.identifier MATCHES '[a-z.]+'", "kind.identifier > 'a'", "kind.identifier IN {'', 'public.jpeg'}",
+        "kind.identifier == 3", "kind.note == nil", "kind.isDeclared == YES",
     ]
 
     /// A machine for `rule` bound to ``Note``, and one for the same rule compiled without `TEST`
@@ -145,7 +181,8 @@ private struct PlainNote: KeyValueCoding {
         "title ENDSWITH[c] '.pdf'", "subtitle == nil", "title LIKE[c] 'img_*'", "title MATCHES '.*\\\\.(pdf|PDF)'",
         "title IN {'Report.PDF', ''} OR subtitle CONTAINS[cd] 'ete'", "title == 3", "info.rank >= 3",
         "info.rank < 'x'", "info.\"a.b\" == nil", "extra.rank > 2 OR info.name LIKE 'Box*'", "hidden > 'a'",
-        "info.rank == 4 OR title != 3", "info.name > 3",
+        "info.rank == 4 OR title != 3", "info.name > 3", "kind.identifier UTI-CONFORMS-TO 'public.image'",
+        "kind.identifier ENDSWITH[c] 'jpeg' OR kind.identifier == nil", "kind.identifier > 'a'",
     ])
     func fieldsReadInPlaceSpendTheBudgetAlike(_ rule: String) throws {
         var outcomes: Set<String> = []
@@ -241,6 +278,26 @@ private struct PlainNote: KeyValueCoding {
         #expect(storedCount == 2 * 5)
         #expect(FileProviderItem.storedString(atSlot: 3) == nil)
         #expect(FileProviderItem.storedString(atSlot: 99) == nil)
+    }
+
+    /// `contentType.identifier` of ``FileProviderItem``, stored inside its optional content type,
+    /// reads what reading the key of the field's value answers, with and without a content type.
+    @Test func fileProviderItemStoresItsContentTypeIdentifier() throws {
+        let stored = try #require(FileProviderItem.storedString(atSlot: 3, key: "identifier"))
+        #expect(FileProviderItem.storedString(atSlot: 3, key: "preferredMIMEType") == nil)
+        #expect(FileProviderItem.storedString(atSlot: 2, key: "identifier") == nil)
+        var typed = FileProviderItem(itemIdentifier: "a", parentItemIdentifier: "root", filename: "a.pdf")
+        typed.contentType = UniformType("com.adobe.pdf")
+        var unknown = typed
+        unknown.contentType = UniformType("com.example.a-type-nobody-declared-with-a-long-name")
+        var untyped = typed
+        untyped.contentType = nil
+        for item in [typed, unknown, untyped] {
+            withUnsafePointer(to: item) { pointer in
+                let answered = item.contentType.map { Value.string($0.identifier) } ?? .nil
+                #expect(stored.value(in: UnsafeRawPointer(pointer)) == answered)
+            }
+        }
     }
 
     /// `userInfo` and `inheritedUserInfo` of ``FileProviderItem`` read what its

@@ -86,15 +86,13 @@ struct DictionarySite {
         key: nil, schema: ObjectIdentifier(DictionaryKey.self), slot: -1, field: nil, variable: -1, loads: 0)
 }
 
-/// The key a ``DictionarySite`` looks up, and whether it has a dot (then a miss needs the general
-/// path, which tries the key's parts in turn).
+/// The key a ``DictionarySite`` looks up, held by the machine so that sites point at it
+/// without reference counting.
 final class DictionaryKey: Sendable {
-    let key: String
-    let hasDot: Bool
+    let lookup: DictionaryKeyLookup
 
     init(_ key: String) {
-        self.key = key
-        hasDot = key.utf8.contains(UInt8(ascii: "."))
+        lookup = DictionaryKeyLookup(key)
     }
 }
 
@@ -197,11 +195,19 @@ extension VirtualMachine {
             ObjectIdentifier(receiver.type) == hostType
         else { return nil }
         let cost = site.pointee.cost
+        let target = index < conformanceTargets.count ? conformanceTargets[index] : nil
         // Borrowed: the program holds the prepared comparison, and the item its string.
         let outcome = reference._withUnsafeGuaranteedRef { prepared -> StringOutcome in
             field.withString(in: receiver.address, whenNil: { StringOutcome(prepared.scalar.nilResult) }) { text in
                 if let decided = prepared.decide(string: text) { return decided ? .isTrue : .isFalse }
-                return prepared.quantifier == .direct && prepared.pattern != nil ? .pattern : .general
+                guard prepared.quantifier == .direct, !prepared.stringsCannotBeOrdered else { return .general }
+                if prepared.pattern != nil { return .pattern }
+                // `UTI-CONFORMS-TO`: the type table's answer; the general comparison of two
+                // strings charges what the site's cost counts.
+                if let type = prepared.conformanceType {
+                    return environment.uniformTypes.conforms(text, to: type, otherID: target) ? .isTrue : .isFalse
+                }
+                return .general
             }
         }
         switch outcome {
@@ -242,13 +248,8 @@ extension VirtualMachine {
             let receiver = site.pointee.variable < 0 ? item : boundItem(site.pointee.variable),
             receiver.schema == site.pointee.schema
         else { return nil }
-        // What `KeyValueAccess.value(along:from:variable:)` answers for one key on a dictionary.
         func lookUp(_ entries: [String: Value]) -> Value? {
-            key._withUnsafeGuaranteedRef { key in
-                let found = entries[key.key]
-                if let found, !found.isNil { return found }
-                return key.hasDot ? nil : found ?? .nil
-            }
+            key._withUnsafeGuaranteedRef { $0.lookup.value(in: entries) }
         }
         let value: Value?
         if let field = site.pointee.field, ObjectIdentifier(receiver.type) == hostType {

@@ -48,6 +48,8 @@ extension VirtualMachine {
                 {
                     string = StringSite(field: stored, variable: site.variable, cost: site.cost, prepared: prepared)
                 }
+            } else if let schema {
+                string = nestedStringSite(index, schema: schema, of: Item.self)
             }
             sites.append(StoredSite(test: test, variable: site.variable, cost: site.cost))
             strings.append(string)
@@ -64,6 +66,28 @@ extension VirtualMachine {
         }
         decisionTable = makeDecisionTable()
         countLoops = makeCountLoops()
+    }
+
+    /// Comparison site `index` as a ``StringSite`` for items of type `Item`, when its key path is
+    /// a field of `Item`'s schema holding a struct and one key of it that `Item` stores in place
+    /// (``KeyValueCoding/storedString(atSlot:key:)``: `contentType.identifier`).
+    private func nestedStringSite<Item: KeyValueCoding>(
+        _ index: Int, schema: ObjectIdentifier, of _: Item.Type
+    ) -> StringSite {
+        guard index < program.comparisons.count, index < comparisons.count, let prepared = comparisons[index],
+            Int(program.comparisons[index].keyPath) < boundFields.count,
+            let field = boundFields[Int(program.comparisons[index].keyPath)], field.schema == schema,
+            field.rest.count == 1, let key = field.rest[0].key,
+            let stored = Item.storedString(atSlot: field.slot, key: key), stored.root == ObjectIdentifier(Item.self)
+        else { return .absent }
+        let (isDirect, scalarCost) = prepared._withUnsafeGuaranteedRef { ($0.quantifier == .direct, $0.scalarCost) }
+        guard isDirect else { return .absent }
+        let variable: Int
+        switch program.comparisons[index].receiver {
+        case .evaluatedObject: variable = -1
+        case .variable(let slot): variable = Int(slot)
+        }
+        return StringSite(field: stored, variable: variable, cost: (variable < 0 ? 2 : 3) + scalarCost, prepared: prepared)
     }
 
     /// Comparison site `index` as a ``DictionarySite`` for items of type `Item`, when its key path

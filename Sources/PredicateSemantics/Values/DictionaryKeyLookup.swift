@@ -1,0 +1,73 @@
+import PredicateValue
+
+/// One key looked up in a dictionary as the last component of a key path reads it
+/// (``KeyValueAccess/value(along:from:variable:)``, SPEC §4.2.2), prepared once so that an engine
+/// reading `userInfo.rank` or `userInfo."com.example.flag"` of many items repeats no work.
+///
+/// A dotted key is first looked up whole; when the dictionary lacks it (or holds nil there), the
+/// key is a path, whose first part the dictionary must hold for the general path to have anything
+/// to walk: when it does not, the answer is nil at once.
+public struct DictionaryKeyLookup: Sendable {
+    /// The key, whole.
+    public let key: String
+    /// The part of a dotted key before its first dot; `nil` for a dotless key.
+    let head: String?
+    /// The UTF-8 lengths of ``key`` and ``head`` when the key is ASCII, else 0: no key with
+    /// fewer bytes can equal them (see ``mayEqual(_:length:)``).
+    let keyLength: Int
+    let headLength: Int
+
+    /// Dictionaries with at most this many entries are searched by comparing keys in turn: for
+    /// the few entries of a typical `userInfo`, a few string comparisons (most of which stop at
+    /// the first word) cost less than hashing the key.
+    static let scanLimit = 8
+
+    /// Prepares `key` (an operator key, `@count`, is not a dictionary key: leave it to the
+    /// general path).
+    public init(_ key: String) {
+        self.key = key
+        head = key.utf8.firstIndex(of: UInt8(ascii: ".")).map { String(key[..<$0]) }
+        let isASCII = key.utf8.allSatisfy { $0 < 0x80 }
+        keyLength = isASCII ? key.utf8.count : 0
+        headLength = isASCII ? head?.utf8.count ?? 0 : 0
+    }
+
+    /// Whether `candidate` may equal (be canonically equivalent to) a key of `length` ASCII bytes.
+    ///
+    /// A string equivalent to an ASCII one is made of ASCII characters and singletons that
+    /// decompose to one (KELVIN SIGN to `K`), each of two or more bytes: it is never shorter.
+    /// `utf8.count` is stored in a native string, so most keys of another length cost nothing more.
+    @inline(__always)
+    static func mayEqual(_ candidate: String, length: Int) -> Bool {
+        candidate.utf8.count >= length
+    }
+
+    /// The value the key path ends with on `entries`; `nil` when only the general path, walking
+    /// the parts of a dotted key in turn, can tell.
+    public func value(in entries: [String: Value]) -> Value? {
+        if entries.count <= Self.scanLimit {
+            // Key equality is `String`'s `==`, as the hashed look-up's, so both find the same entry.
+            var headIsPresent = false
+            let keys = entries.keys
+            var index = keys.startIndex
+            while index != keys.endIndex {
+                let candidate = keys[index]
+                if Self.mayEqual(candidate, length: keyLength), candidate == key {
+                    let value = entries.values[index]
+                    if !value.isNil || head == nil { return value }
+                } else if let head, !headIsPresent, Self.mayEqual(candidate, length: headLength), candidate == head,
+                    !entries.values[index].isNil
+                {
+                    headIsPresent = true
+                }
+                keys.formIndex(after: &index)
+            }
+            if head == nil { return .nil }
+            return headIsPresent ? nil : .nil
+        }
+        let found = entries[key]
+        if let found, !found.isNil { return found }
+        guard let head else { return found ?? .nil }
+        return (entries[head] ?? .nil).isNil ? .nil : nil
+    }
+}
