@@ -240,7 +240,8 @@ extension FileProviderItem: KeyValueCoding {
         slot == 3 && key == "identifier" ? contentTypeIdentifier : nil
     }
 
-    private static let contentTypeIdentifier = StoredString.string(\FileProviderItem.contentType, \UniformType.identifier)
+    private static let contentTypeIdentifier = StoredString.string(
+        \FileProviderItem.contentType, \UniformType.identifier)
 
     /// `userInfo` and `inheritedUserInfo`, stored in the item (`resolvedUserInfo` is computed).
     public static func storedDictionary(atSlot slot: Int) -> StoredDictionary? {

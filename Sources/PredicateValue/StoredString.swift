@@ -49,6 +49,7 @@ public struct StoredString: Hashable, Sendable {
             && lhs.containerOffset == rhs.containerOffset && (lhs.container == nil) == (rhs.container == nil)
     }
 
+    /// Hashes the place, as ``==(_:_:)`` compares it.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(offset)
         hasher.combine(root)
@@ -109,4 +110,3 @@ public struct StoredString: Hashable, Sendable {
         withString(in: object, whenNil: { .nil }, { .string($0) })
     }
 }
-

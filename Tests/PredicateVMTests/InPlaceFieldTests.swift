@@ -103,7 +103,8 @@ private struct PlainNote: KeyValueCoding {
             extra: ["tags": ["red", "blue"], "rank": 2.5]),
         Note(
             title: "x", subtitle: nil, hidden: "x", info: ["rank": "high", "a": ["b": 3], "flag": 0],
-            extra: ["rank": .uint(.max)], kind: Kind(isDeclared: false, identifier: "com.example.Unknown.JPEG", note: nil)),
+            extra: ["rank": .uint(.max)],
+            kind: Kind(isDeclared: false, identifier: "com.example.Unknown.JPEG", note: nil)),
         Note(title: "y", subtitle: nil, hidden: "y", info: [:], extra: ["tags": "red", "rank": .double(.nan)]),
     ]
 

@@ -87,7 +87,8 @@ extension VirtualMachine {
         case .evaluatedObject: variable = -1
         case .variable(let slot): variable = Int(slot)
         }
-        return StringSite(field: stored, variable: variable, cost: (variable < 0 ? 2 : 3) + scalarCost, prepared: prepared)
+        return StringSite(
+            field: stored, variable: variable, cost: (variable < 0 ? 2 : 3) + scalarCost, prepared: prepared)
     }
 
     /// Comparison site `index` as a ``DictionarySite`` for items of type `Item`, when its key path
