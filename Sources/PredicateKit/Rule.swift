@@ -28,10 +28,10 @@ public struct Rule<Item>: Sendable {
     public var program: Program { compiled.program }
 
     /// Collections with fewer items than this are filtered on the scalar VM in place on the
-    /// calling thread; larger ones on all cores (``evaluate(_:)`` on the batch
-    /// engine, over columns built for the rule). Below it, starting threads (and building columns)
-    /// costs more than the extra cores save (measured with `predicate-bench`'s `one_line_filter`
-    /// engine; see README, Embedding).
+    /// calling thread; larger ones on all cores, on the batch engine or the VM in place,
+    /// whichever decides the rule's key paths faster (``prefersColumns``). Below it, starting
+    /// threads (and building columns) costs more than the extra cores save (measured with
+    /// `predicate-bench`'s `one_line_filter` engine; see README, Embedding).
     public static var batchThreshold: Int { 4096 }
 
     init(compiled: CompiledRule) {
@@ -114,12 +114,12 @@ extension Rule where Item: KeyValueCoding {
     public func matchingIndices(in items: [Item]) -> [Int] { matchingRows(items[...]) }
 
     /// Each item's answer, in order, and the items whose evaluation failed (their answer is
-    /// `false`): on the batch engine, on all cores, for ``batchThreshold`` items or more; on
-    /// the scalar VM in place for fewer.
+    /// `false`), from the engine ``filter(_:)`` chooses.
     public func evaluate(_ items: [Item]) -> (answers: [Bool], failures: [ItemFailure]) {
         guard items.count >= Self.batchThreshold else {
             return compiled.machines.withMachine { machine in machine.evaluate(items: items) }
         }
+        guard prefersColumns else { return answersOnAllCores(items[...]) }
         let result = batchResult(items[...])
         var answers = [Bool](repeating: false, count: items.count)
         for row in result.matchingRows { answers[row] = true }
@@ -131,12 +131,40 @@ extension Rule where Item: KeyValueCoding {
         batch.evaluate(ColumnBatch(items: items, keyPaths: batch.columnKeyPaths), threads: BatchProgram.allCores)
     }
 
-    /// The rows (offsets from the slice's start) that satisfy the rule, from the scalar VM
-    /// reading the items in place: on this thread for fewer than ``batchThreshold`` items, else a
-    /// share of them per core. Building the batch engine's columns costs more than the VM spends
-    /// deciding a rule in place, even for columns of stored Booleans and numbers, which the VM
-    /// decides by typed loads (and a decision table for up to eight of them; see README,
-    /// Embedding).
+    /// Whether the batch engine, over columns built for the rule, beats the scalar VM reading
+    /// the items in place.
+    ///
+    /// The VM decides a Boolean or number that `Item` stores (``KeyValueCoding/storedScalar(atSlot:)``)
+    /// by one typed load, and looks a key up in a dictionary `Item` stores (`userInfo.rank`)
+    /// where it lies: a column of either costs as much to build as the VM spends deciding the
+    /// rule. Other key paths (strings, a struct's string, arrays) are decided faster by the
+    /// batch engine's kernels, which read stored strings where they lie and decide each distinct
+    /// value of a coded column once. So the batch engine is chosen when the rule reads such a key
+    /// path and no dictionary key.
+    var prefersColumns: Bool {
+        guard let schema = Item.sharedSchema else { return true }
+        var needsKernels = false
+        for path in batch.columnKeyPaths {
+            guard case .field(let field)? = path.first, field.schema.schema === schema else {
+                needsKernels = true
+                continue
+            }
+            let type = ObjectIdentifier(Item.self)
+            if path.count == 1, let stored = Item.storedScalar(atSlot: field.slot), stored.root == type { continue }
+            if path.count == 2, path[1].key != nil, let stored = Item.storedDictionary(atSlot: field.slot),
+                stored.root == type
+            {
+                return false
+            }
+            needsKernels = true
+        }
+        return needsKernels
+    }
+
+    /// The rows (offsets from the slice's start) that satisfy the rule: on the scalar VM in
+    /// place on this thread for fewer than ``batchThreshold`` items; else on all cores, on the
+    /// batch engine when it ``prefersColumns``, else on the VM in place, a share of the items
+    /// per core.
     func matchingRows(_ items: ArraySlice<Item>) -> [Int] {
         guard items.count >= Self.batchThreshold else {
             var answers = [Bool](repeating: false, count: items.count)
@@ -145,35 +173,53 @@ extension Rule where Item: KeyValueCoding {
                     answers.withUnsafeMutableBufferPointer { out in _ = machine.evaluate(items: buffer, into: out) }
                 }
             }
-            return answers.indices.filter { answers[$0] }
+            return Self.positions(of: answers)
         }
-        let answers = answersOnAllCores(items)
-        return answers.indices.filter { answers[$0] }
+        if prefersColumns { return batchResult(items).matchingRows }
+        return Self.positions(of: answersOnAllCores(items).answers)
     }
 
-    /// Each item's answer from the scalar VM, in place, the items split evenly across the cores.
-    private func answersOnAllCores(_ items: ArraySlice<Item>) -> [Bool] {
+    /// The positions of the true answers, in order.
+    private static func positions(of answers: [Bool]) -> [Int] {
+        answers.withUnsafeBufferPointer { answers in
+            var count = 0
+            for answer in answers where answer { count &+= 1 }
+            var rows: [Int] = []
+            rows.reserveCapacity(count)
+            for index in answers.indices where answers[index] { rows.append(index) }
+            return rows
+        }
+    }
+
+    /// Each item's answer from the scalar VM, in place, the items split evenly across the cores,
+    /// and the items whose evaluation failed, in order.
+    private func answersOnAllCores(_ items: ArraySlice<Item>) -> (answers: [Bool], failures: [ItemFailure]) {
         var answers = [Bool](repeating: false, count: items.count)
         let parts = BatchProgram.allCores
         let share = (items.count + parts - 1) / parts
+        var failures = [[ItemFailure]](repeating: [], count: parts)
         items.withUnsafeBufferPointer { buffer in
             answers.withUnsafeMutableBufferPointer { out in
-                // Each part reads and writes only its own range of the two buffers, which outlive
-                // `concurrentPerform`.
-                nonisolated(unsafe) let source = buffer
-                nonisolated(unsafe) let target = out
-                DispatchQueue.concurrentPerform(iterations: parts) { part in
-                    let range = min(part * share, source.count)..<min((part + 1) * share, source.count)
-                    guard !range.isEmpty else { return }
-                    compiled.machines.withMachine { machine in
-                        _ = machine.evaluate(
-                            items: UnsafeBufferPointer(rebasing: source[range]),
-                            into: UnsafeMutableBufferPointer(rebasing: target[range]))
+                failures.withUnsafeMutableBufferPointer { failed in
+                    // Each part reads and writes only its own range of the buffers, which outlive
+                    // `concurrentPerform`.
+                    nonisolated(unsafe) let source = buffer
+                    nonisolated(unsafe) let target = out
+                    nonisolated(unsafe) let failedParts = failed
+                    DispatchQueue.concurrentPerform(iterations: parts) { part in
+                        let range = min(part * share, source.count)..<min((part + 1) * share, source.count)
+                        guard !range.isEmpty else { return }
+                        let found = compiled.machines.withMachine { machine in
+                            machine.evaluate(
+                                items: UnsafeBufferPointer(rebasing: source[range]),
+                                into: UnsafeMutableBufferPointer(rebasing: target[range]))
+                        }
+                        failedParts[part] = found.map { ItemFailure(index: range.lowerBound + $0.index, error: $0.error) }
                     }
                 }
             }
         }
-        return answers
+        return (answers, failures.flatMap { $0 })
     }
 }
 
