@@ -214,7 +214,9 @@ extension Rule where Item: KeyValueCoding {
                                 items: UnsafeBufferPointer(rebasing: source[range]),
                                 into: UnsafeMutableBufferPointer(rebasing: target[range]))
                         }
-                        failedParts[part] = found.map { ItemFailure(index: range.lowerBound + $0.index, error: $0.error) }
+                        failedParts[part] = found.map {
+                            ItemFailure(index: range.lowerBound + $0.index, error: $0.error)
+                        }
                     }
                 }
             }
