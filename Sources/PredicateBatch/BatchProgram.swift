@@ -32,6 +32,15 @@ public struct BatchProgram: Sendable {
     /// this program holds.
     public var columnKeyPaths: [[KeyComponent]] { plan.columns }
 
+    /// The plan for an evaluation with `variables` bound: the program's own, or, when the rule
+    /// compares key paths with `$variables` the caller binds, one with their values as constants
+    /// (so those comparisons run as kernels, as `%@` arguments do). Making it costs about what
+    /// compiling the rule does, once per evaluation of a whole batch.
+    private func plan(for variables: [String: Value]) -> Plan {
+        guard plan.readsVariables, !variables.isEmpty else { return plan }
+        return Planner.plan(program, environment: environment, variables: variables)
+    }
+
     /// The number of cores, for `threads`.
     public static var allCores: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 
@@ -39,7 +48,8 @@ public struct BatchProgram: Sendable {
     /// threads (results do not depend on it).
     public func evaluate(_ batch: ColumnBatch, variables: [String: Value] = [:], threads: Int = 1) -> BatchResult {
         BatchEvaluation.run(
-            plan, on: batch, binding: RowBinding(evaluatedObject: .row, variable: nil, variables: variables),
+            plan(for: variables), on: batch,
+            binding: RowBinding(evaluatedObject: .row, variable: nil, variables: variables),
             environment: environment, threads: threads, budget: .rerun(program))
     }
 
@@ -60,7 +70,7 @@ public struct BatchProgram: Sendable {
         threads: Int = 1
     ) -> BatchResult {
         BatchEvaluation.run(
-            plan, on: batch,
+            plan(for: variables), on: batch,
             binding: RowBinding(
                 evaluatedObject: .selectionOfRow(contextKey: contextKey), variable: nil, variables: variables),
             environment: environment, threads: threads, budget: .rerun(program))
@@ -77,6 +87,7 @@ public struct BatchProgram: Sendable {
         threads: Int = 1
     ) -> Result<Bool, EvaluationError> {
         func context() -> Value { .dictionary([contextKey: .array((0..<batch.count).map(batch.row))]) }
+        let plan = plan(for: variables)
         guard case .subquery(let leaf) = plan.root, plan.columns[leaf.collection].count == 1,
             plan.columns[leaf.collection][0].key == contextKey
         else {
@@ -108,6 +119,7 @@ public struct BatchProgram: Sendable {
         _ batch: ColumnBatch, ranges: [Range<Int>], contextKey: String = "fileproviderItems",
         variables: [String: Value] = [:], threads: Int = 1
     ) -> BatchResult {
+        let plan = plan(for: variables)
         guard case .subquery(let leaf) = plan.root, plan.columns[leaf.collection].count == 1,
             plan.columns[leaf.collection][0].key == contextKey, !leaf.inner.readsEvaluatedObject
         else {
@@ -272,6 +284,10 @@ public struct BatchProgram: Sendable {
 
     /// The plan, one node a line: which clauses run as vector kernels and which on the scalar VM.
     public var planDescription: String { plan.description }
+
+    /// The plan of an evaluation with `variables` bound: comparisons with the `$variables` the
+    /// caller binds run as kernels, with the values as constants.
+    public func planDescription(variables: [String: Value]) -> String { plan(for: variables).description }
 }
 
 /// The look-up of small selections' answers by their bits (``BatchProgram/evaluateSelections(_:ranges:contextKey:variables:threads:)``),

@@ -20,6 +20,9 @@ struct Plan: Sendable {
     /// other charges stay below ``EvaluationLimits/maximumSteps`` minus this cannot have failed
     /// on the VM's budget either.
     let rowCost: Int
+    /// Whether some comparison reads a `$variable` the caller binds: a plan for other values of
+    /// the variables is then made again (``Planner``).
+    let readsVariables: Bool
 }
 
 /// A node of a ``Plan``: given the rows still in question, which of them are true.

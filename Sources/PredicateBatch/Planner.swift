@@ -11,6 +11,10 @@ import PredicateValue
 /// fused, one `TEST` (`TEST_AND`/`TEST_OR` when it links an `AND` or `OR` chain). Any
 /// stretch of code that is not one of the recognised shapes becomes a ``ScalarRegion``, so every
 /// program has a plan, and a plan means what its program means.
+///
+/// A `$variable` the caller binds (one that no `SUBQUERY` and no assignment in the rule binds)
+/// is a constant for one evaluation: `SELF_KEYPATH p; LOAD_VAR v; CMP` is a comparison leaf with
+/// the caller's value as its constant, in a plan made for those values.
 struct Planner {
     /// Where the rows of the plan being built come from.
     enum Rows {
@@ -24,6 +28,12 @@ struct Planner {
     let program: Program
     let environment: EvaluationEnvironment
     let rows: Rows
+    /// The caller's variables, constants of this plan.
+    let variables: [String: Value]
+    /// Whether each variable slot is one only the caller binds.
+    private let callerBinds: [Bool]
+    /// Whether some comparison reads a variable the caller binds (so the plan depends on it).
+    private var readsVariables = false
     private var columns: [[KeyComponent]] = []
     private var regionCount = 0
     private var subqueryCount = 0
@@ -34,16 +44,19 @@ struct Planner {
 
     private var code: [Instruction] { program.code }
 
-    /// The plan for `program` (which must be a verified predicate program).
-    static func plan(_ program: Program, environment: EvaluationEnvironment) -> Plan {
-        var planner = Planner(program: program, environment: environment, rows: .evaluatedObject)
+    /// The plan for `program` (which must be a verified predicate program), its comparisons with
+    /// the caller's `variables` made constants.
+    static func plan(_ program: Program, environment: EvaluationEnvironment, variables: [String: Value] = [:]) -> Plan {
+        var planner = Planner(
+            program: program, environment: environment, rows: .evaluatedObject, variables: variables,
+            callerBinds: callerBinds(program))
         let body = 0..<max(0, program.code.count - 1)
         guard program.kind == .predicate, case .returnBool? = program.code.last, let root = planner.node(body)
         else {
             // The whole program as one region: always valid, since the program is.
             return Plan(
                 root: .scalar(ScalarRegion(id: 0, program: program)), columns: [], regionCount: 1, subqueryCount: 0,
-                rowCost: planner.steps(program.code[...]))
+                rowCost: planner.steps(program.code[...]), readsVariables: false)
         }
         return planner.finish(root, rowCost: planner.steps(program.code[...]))
     }
@@ -70,16 +83,45 @@ struct Planner {
         return total
     }
 
-    private init(program: Program, environment: EvaluationEnvironment, rows: Rows) {
+    private init(
+        program: Program, environment: EvaluationEnvironment, rows: Rows, variables: [String: Value],
+        callerBinds: [Bool]
+    ) {
         self.program = program
         self.environment = environment
         self.rows = rows
+        self.variables = variables
+        self.callerBinds = callerBinds
         depths = Instruction.stackDepths(program.code)
+    }
+
+    /// For each variable slot, whether only the caller binds it: no `SUBQUERY` loops over it and
+    /// no assignment stores into it.
+    private static func callerBinds(_ program: Program) -> [Bool] {
+        var binds = [Bool](repeating: true, count: program.variables.count)
+        for instruction in program.code {
+            switch instruction {
+            case .storeVariable(let slot) where Int(slot) < binds.count: binds[Int(slot)] = false
+            case .subqueryBegin(_, let slot) where Int(slot) < binds.count: binds[Int(slot)] = false
+            default: break
+            }
+        }
+        return binds
+    }
+
+    /// The caller's value of variable `slot` when only the caller binds it: `.some(nil)` when
+    /// the caller did not bind it this time (the comparison then stays on the scalar VM, which
+    /// reports it unbound); `nil` when the slot is not the caller's.
+    private mutating func callerValue(_ slot: UInt16) -> Value?? {
+        guard Int(slot) < callerBinds.count, callerBinds[Int(slot)] else { return nil }
+        readsVariables = true
+        return .some(variables[program.variables[Int(slot)]])
     }
 
     private func finish(_ root: PlanNode, rowCost: Int) -> Plan {
         Plan(
-            root: root, columns: columns, regionCount: regionCount, subqueryCount: subqueryCount, rowCost: rowCost)
+            root: root, columns: columns, regionCount: regionCount, subqueryCount: subqueryCount, rowCost: rowCost,
+            readsVariables: readsVariables)
     }
 
     /// The node for `range`, code that leaves one Boolean: structured if possible, else a region;
@@ -163,6 +205,17 @@ struct Planner {
         Int(index) < program.constants.count ? program.constants[Int(index)] : nil
     }
 
+    /// What `instruction` pushes when it pushes the same value for every row: a constant, or a
+    /// variable only the caller binds (`.some(nil)` when the caller left it unbound); `nil` for
+    /// anything else.
+    private mutating func constantOperand(_ instruction: Instruction) -> Value?? {
+        switch instruction {
+        case .pushConstant(let index): return constant(index).map { .some($0) }
+        case .loadVariable(let slot): return callerValue(slot)
+        default: return nil
+        }
+    }
+
     /// The key path a row load at `pc` reads and how many instructions it takes.
     private func rowKeyPath(at pc: Int, end: Int) -> (path: [KeyComponent], length: Int)? {
         switch rows {
@@ -197,23 +250,29 @@ struct Planner {
             return leaf(site, fallback: fallback, at: pc).map { ($0, 1) }
         }
         var path: [KeyComponent]
-        var constantIndex: UInt16
+        var operand: Value?
         var constantOnLeft = false
         var length: Int
         if let (rowPath, loadLength) = rowKeyPath(at: pc, end: end), pc + loadLength < end,
-            case .pushConstant(let index) = code[pc + loadLength]
+            let value = constantOperand(code[pc + loadLength])
         {
-            (path, constantIndex, length) = (rowPath, index, loadLength + 1)
-        } else if pc < end, case .pushConstant(let index) = code[pc],
+            (path, operand, length) = (rowPath, value, loadLength + 1)
+        } else if pc < end, let value = constantOperand(code[pc]),
             let (rowPath, loadLength) = rowKeyPath(at: pc + 1, end: end)
         {
-            (path, constantIndex, length, constantOnLeft) = (rowPath, index, loadLength + 1, true)
+            (path, operand, length, constantOnLeft) = (rowPath, value, loadLength + 1, true)
         } else {
             return nil
         }
-        guard pc + length < end, case .compare(let op, let options, let quantifier) = code[pc + length],
-            let constant = constant(constantIndex)
-        else { return nil }
+        guard pc + length < end, case .compare(let op, let options, let quantifier) = code[pc + length] else {
+            return nil
+        }
+        guard let constant = operand else {
+            // A variable the caller did not bind this time: the scalar VM reports it. Its column
+            // is still one the program reads, for the plans made with the variable bound.
+            _ = columnNumber(path)
+            return nil
+        }
         length += 1
         guard let fallback = region(pc..<(pc + length)) else { return nil }
         let leaf = comparisonLeaf(
@@ -299,8 +358,11 @@ struct Planner {
         else { return nil }
         let length = after + 3 - pc
         guard let fallback = region(pc..<(pc + length)) else { return nil }
-        var inner = Planner(program: program, environment: environment, rows: .variable(UInt16(variable)))
+        var inner = Planner(
+            program: program, environment: environment, rows: .variable(UInt16(variable)), variables: variables,
+            callerBinds: callerBinds)
         guard let innerRoot = inner.node((pc + 3)..<collect) else { return nil }
+        readsVariables = readsVariables || inner.readsVariables
         let leaf = SubqueryLeaf(
             id: subqueryCount, collection: columnNumber(path), variable: program.variables[Int(variable)],
             // Per element: the body, the `SUBQUERY_NEXT` and `SUBQUERY_COLLECT` around it, and at
