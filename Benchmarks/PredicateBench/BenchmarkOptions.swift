@@ -27,8 +27,8 @@ struct BenchmarkOptions {
           --engines LIST  only these engines of the evaluation table (e.g. vm,native_rows), as
                           when profiling one of them
           --items N       items the fast engines run on (default 1,000,000; 1e6 is accepted)
-          --sample N      items the slow per-item engines (interpreter, vm, foundation_predicate)
-                          run on: the first N of the same items (default 50,000)
+          --sample N      items the slow per-item engines (interpreter, vm, foundation_predicate,
+                          idiomatic) run on: the first N of the same items (default 50,000)
           --sizes LIST    item counts of the scaling sweep (default 1e3,1e4,1e5,1e6; up to 1e7 fits
                           in about 10 GiB); the slow engines stop at --sample
           --scaling LIST  workloads of the scaling sweep (default: numeric range,one selection: test bit);

@@ -64,6 +64,8 @@ enum EvaluationTable {
         Swift.print(
             "\n—: the engine cannot run the rule (the reason is in its column)."
                 + "\n#Predicate: \(WorkloadLadder.foundationLimits)."
+                + "\nidiomatic: what an ordinary Swift developer writes with Foundation (lowercased(),"
+                + " range(of:options:), NSRegularExpression, a Set), on the items in place as native_rows reads them."
                 + "\nActivation rules: one context per item (selecting it and the next 0–2 items), or one context"
                 + " selecting every item (ns per selected item).")
     }
@@ -75,7 +77,7 @@ enum EvaluationTable {
             "interpreter": "interp", "foundation_predicate": "#Pred", "native_rows": "rows", "native_columns": "cols",
             "vm_batch": "batch", "vm_batch_all_cores": "batch*", "vm_per_call": "vm 1×1",
             "vm_batch_with_columns": "batch+c", "one_line_indices": "1-idx",
-            "batch_filter_by_hand": "by hand", "one_line_filter": "1-line",
+            "batch_filter_by_hand": "by hand", "one_line_filter": "1-line", "idiomatic": "idiom",
         ][engine, default: engine]
         return String(repeating: " ", count: max(1, 8 - short.count)) + short
     }

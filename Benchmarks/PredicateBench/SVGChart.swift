@@ -6,7 +6,8 @@ enum SVGChart {
         "interpreter": "#7f7f7f", "vm": "#1f77b4", "vm_unfused": "#aec7e8", "vm_batch": "#2ca02c",
         "vm_batch_all_cores": "#17becf", "vm_batch_with_columns": "#dbdb8d", "one_line_indices": "#c49c94",
         "batch_filter_by_hand": "#98df8a", "one_line_filter": "#8c564b",
-        "foundation_predicate": "#d62728", "native_rows": "#ff7f0e", "native_columns": "#9467bd",
+        "foundation_predicate": "#d62728", "idiomatic": "#e377c2", "native_rows": "#ff7f0e",
+        "native_columns": "#9467bd",
     ]
 
     static let width = 1000.0

@@ -1,7 +1,7 @@
 import PredicateFileProvider
 
 /// One rung of the ladder: a rule, the shape of what it runs on, and the same test written by hand
-/// for the native engines and for Foundation's `#Predicate`.
+/// for the native engines, for Foundation's `#Predicate`, and as an ordinary Swift developer would.
 struct Workload: Sendable {
     /// What `SELF` is.
     enum Shape: Sendable {
@@ -34,6 +34,20 @@ struct Workload: Sendable {
     /// The same condition over the columns: writes one byte (0 or 1) per item for items `0 ..< n`.
     let columns: @Sendable (ItemColumns, _ n: Int, _ mask: UnsafeMutablePointer<UInt8>) -> Void
     let foundation: FoundationRule
+    /// The same condition as an ordinary Swift developer writes it with Foundation, for the
+    /// `idiomatic` engine: the baseline a user of the library would otherwise have.
+    let idiomatic: IdiomaticRule
+}
+
+/// A rule as an ordinary Swift developer writes it with Foundation (`lowercased()`,
+/// `range(of:options:)`, `NSRegularExpression`, a `Set` of wanted values), without the library's
+/// string kernels: what the engines are worth to someone who would otherwise write this.
+enum IdiomaticRule: Sendable {
+    /// The condition on one item (for activation rules, the `SUBQUERY`'s), read in place; the
+    /// runner applies an activation rule's quantifier with `contains(where:)` or `allSatisfy`.
+    case item(@Sendable (UnsafePointer<FileProviderItem>) -> Bool)
+    /// A short reason, shown in the table in place of a figure.
+    case unsupported(String)
 }
 
 /// The number of items activation context `index` selects (1–3): see ``Workload/Shape/smallSelections(_:)``.

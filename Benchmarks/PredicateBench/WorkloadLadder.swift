@@ -10,6 +10,13 @@ import PredicateValue
 /// `RegularExpressionMatcher`) and type table, as PERFORMANCE.md's baselines share one kernel:
 /// the string rows then compare dispatch and data layout, not two string algorithms. Activation
 /// rules are written as they read: the `SUBQUERY` is counted, then compared.
+///
+/// Idiomatic code is what an ordinary Swift developer writes with Foundation instead
+/// (`lowercased()`, `range(of:options:)`, `NSRegularExpression`, a `Set` of wanted values): the
+/// baseline for someone who does not have the library. It must find the rule's matches on the
+/// benchmark's items, so each one follows the operator's semantics (`[c]`, `[cd]`, LIKE's
+/// wildcards, MATCHES over the whole string). There is no UTType on Linux, so conformance uses
+/// the library's type table, as the native rows do.
 enum WorkloadLadder {
     static let all: [Workload] = [
         Workload(
@@ -19,7 +26,8 @@ enum WorkloadLadder {
                 let uploaded = columns.isUploaded
                 fill(n, mask) { uploaded[$0] ^ 1 }
             },
-            foundation: .item(#Predicate<ItemMirror> { !$0.isUploaded })),
+            foundation: .item(#Predicate<ItemMirror> { !$0.isUploaded }),
+            idiomatic: .item { !$0.pointee.isUploaded }),
         Workload(
             name: "numeric range", rule: "documentSize > 1e6 AND documentSize <= 5000000000", shape: .item,
             row: { item in item.pointee.documentSize.map { $0 > 1_000_000 && $0 <= 5_000_000_000 } ?? false },
@@ -30,7 +38,27 @@ enum WorkloadLadder {
             foundation: .item(
                 #Predicate<ItemMirror> { item in
                     (item.documentSize ?? -1) > 1_000_000 && (item.documentSize ?? -1) <= 5_000_000_000
-                })),
+                }),
+            idiomatic: .item { item in
+                guard let size = item.pointee.documentSize else { return false }
+                return size > 1_000_000 && size <= 5_000_000_000
+            }),
+        Workload(
+            name: "between", rule: "documentSize BETWEEN {1000000, 50000000}", shape: .item,
+            row: { item in item.pointee.documentSize.map { $0 >= 1_000_000 && $0 <= 50_000_000 } ?? false },
+            columns: { columns, n, mask in
+                let (size, present) = (columns.documentSize, columns.hasDocumentSize)
+                fill(n, mask) { present[$0] & bit(size[$0] >= 1_000_000) & bit(size[$0] <= 50_000_000) }
+            },
+            foundation: .item(
+                #Predicate<ItemMirror> { item in
+                    (item.documentSize ?? -1) >= 1_000_000 && (item.documentSize ?? -1) <= 50_000_000
+                }),
+            // BETWEEN includes both bounds: a closed range.
+            idiomatic: .item { item in
+                guard let size = item.pointee.documentSize else { return false }
+                return (1_000_000...50_000_000).contains(size)
+            }),
         Workload(
             name: "suffix [c]", rule: "filename ENDSWITH[c] '.pdf'", shape: .item,
             row: { pdfSuffix.isSuffix(of: $0.pointee.filename) },
@@ -38,7 +66,8 @@ enum WorkloadLadder {
                 let names = columns.filename
                 fill(n, mask) { bit(pdfSuffix.isSuffix(of: names[$0])) }
             },
-            foundation: .unsupported("no [c]")),
+            foundation: .unsupported("no [c]"),
+            idiomatic: .item { $0.pointee.filename.lowercased().hasSuffix(".pdf") }),
         Workload(
             name: "contains [cd]", rule: "filename CONTAINS[cd] 'resume'", shape: .item,
             row: { resume.isContained(in: $0.pointee.filename) },
@@ -46,7 +75,10 @@ enum WorkloadLadder {
                 let names = columns.filename
                 fill(n, mask) { bit(resume.isContained(in: names[$0])) }
             },
-            foundation: .unsupported("no [cd]")),
+            foundation: .unsupported("no [cd]"),
+            idiomatic: .item { item in
+                item.pointee.filename.range(of: "resume", options: [.caseInsensitive, .diacriticInsensitive]) != nil
+            }),
         Workload(
             name: "userInfo key", rule: "userInfo.rank >= 3", shape: .item,
             row: { item in
@@ -57,7 +89,12 @@ enum WorkloadLadder {
                 let (rank, isInteger) = (columns.rank, columns.rankIsInteger)
                 fill(n, mask) { isInteger[$0] & bit(rank[$0] >= 3) }
             },
-            foundation: .item(#Predicate<ItemMirror> { ($0.userInfoIntegers["rank"] ?? -1) >= 3 })),
+            foundation: .item(#Predicate<ItemMirror> { ($0.userInfoIntegers["rank"] ?? -1) >= 3 }),
+            // A rank stored as a string is a type error in the rule, so it does not match here either.
+            idiomatic: .item { item in
+                if case .int(let rank)? = item.pointee.userInfo?["rank"] { return rank >= 3 }
+                return false
+            }),
         Workload(
             name: "or of ands",
             rule: "(isShared == YES AND isSharedByCurrentUser == NO) OR (isTrashed == NO AND favoriteRank != nil)",
@@ -74,7 +111,11 @@ enum WorkloadLadder {
             foundation: .item(
                 #Predicate<ItemMirror> { item in
                     (item.isShared && !item.isSharedByCurrentUser) || (!item.isTrashed && item.favoriteRank != nil)
-                })),
+                }),
+            idiomatic: .item { item in
+                (item.pointee.isShared && !item.pointee.isSharedByCurrentUser)
+                    || (!item.pointee.isTrashed && item.pointee.favoriteRank != nil)
+            }),
         Workload(
             name: "like [c]", rule: "filename LIKE[c] 'img_*'", shape: .item,
             // `_` is no wildcard in LIKE (only `*` and `?` are), so by hand this is a prefix test.
@@ -83,7 +124,9 @@ enum WorkloadLadder {
                 let names = columns.filename
                 fill(n, mask) { bit(imagePrefix.isPrefix(of: names[$0])) }
             },
-            foundation: .unsupported("no LIKE")),
+            foundation: .unsupported("no LIKE"),
+            // A pattern ending in `*` with no other wildcard is a prefix, which is how one writes it.
+            idiomatic: .item { $0.pointee.filename.lowercased().hasPrefix("img_") }),
         Workload(
             name: "matches", rule: "filename MATCHES '[A-Za-z_]+ [0-9]+\\\\.txt'", shape: .item,
             // By hand, the regular expression is a scan of the UTF-8 bytes.
@@ -92,12 +135,18 @@ enum WorkloadLadder {
                 let names = columns.filename
                 fill(n, mask) { bit(isLettersSpaceDigitsDotText(names[$0])) }
             },
-            foundation: .unsupported("no regex")),
+            foundation: .unsupported("no regex"),
+            idiomatic: textFileName.map { expression in .item { matchesWholeString(expression, $0.pointee.filename) } }
+                ?? .unsupported("no regex")),
         Workload(
             name: "uti", rule: "contentType.identifier UTI-CONFORMS-TO 'public.image'", shape: .item,
             row: { $0.pointee.contentType.map { registry.conforms($0.identifier, to: "public.image") } ?? false },
             columns: { columns, n, mask in conformance(columns, to: "public.image", n, mask) },
-            foundation: .unsupported("no UTI")),
+            foundation: .unsupported("no UTI"),
+            idiomatic: .item { item in
+                guard let type = item.pointee.contentType else { return false }
+                return registry.conforms(type.identifier, to: "public.image")
+            }),
         Workload(
             name: "any tags", rule: "ANY userInfo.tags IN {'red', 'green'}", shape: .item,
             row: { item in
@@ -118,7 +167,14 @@ enum WorkloadLadder {
             foundation: .item(
                 #Predicate<ItemMirror> { item in
                     (item.userInfoStringArrays["tags"] ?? []).contains { $0 == "red" || $0 == "green" }
-                })),
+                }),
+            idiomatic: .item { item in
+                guard case .array(let tags)? = item.pointee.userInfo?["tags"] else { return false }
+                return tags.contains { tag in
+                    if case .string(let name) = tag { return wantedTags.contains(name) }
+                    return false
+                }
+            }),
         Workload(
             name: "activation: uploaded",
             rule: "SUBQUERY(fileproviderItems, $fileproviderItem, $fileproviderItem.isUploaded == YES).@count > 0",
@@ -129,14 +185,16 @@ enum WorkloadLadder {
                 fill(n, mask) { uploaded[$0] }
             },
             foundation: .selection(
-                #Predicate<SelectionMirror> { selection in selection.items.filter { $0.isUploaded }.count > 0 })),
+                #Predicate<SelectionMirror> { selection in selection.items.filter { $0.isUploaded }.count > 0 }),
+            idiomatic: .item { $0.pointee.isUploaded }),
         Workload(
             name: "activation: test bit",
             rule: "SUBQUERY(fileproviderItems, $i, $i.userInfo.\"com.example.testBit\" == YES).@count > 0",
             shape: .smallSelections(.any),
             row: { $0.pointee.userInfo?["com.example.testBit"] == .bool(true) },
             columns: testBitColumn,
-            foundation: .selection(testBitSelection)),
+            foundation: .selection(testBitSelection),
+            idiomatic: .item { $0.pointee.userInfo?["com.example.testBit"] == .bool(true) }),
         Workload(
             name: "activation: all folders",
             rule: "SUBQUERY(fileproviderItems, $i, $i.contentType.identifier UTI-CONFORMS-TO 'public.folder').@count "
@@ -144,14 +202,19 @@ enum WorkloadLadder {
             shape: .smallSelections(.all),
             row: { $0.pointee.contentType.map { registry.conforms($0.identifier, to: "public.folder") } ?? false },
             columns: { columns, n, mask in conformance(columns, to: "public.folder", n, mask) },
-            foundation: .unsupported("no UTI")),
+            foundation: .unsupported("no UTI"),
+            idiomatic: .item { item in
+                guard let type = item.pointee.contentType else { return false }
+                return registry.conforms(type.identifier, to: "public.folder")
+            }),
         Workload(
             name: "one selection: test bit",
             rule: "SUBQUERY(fileproviderItems, $i, $i.userInfo.\"com.example.testBit\" == YES).@count > 0",
             shape: .oneSelection(.any),
             row: { $0.pointee.userInfo?["com.example.testBit"] == .bool(true) },
             columns: testBitColumn,
-            foundation: .selection(testBitSelection)),
+            foundation: .selection(testBitSelection),
+            idiomatic: .item { $0.pointee.userInfo?["com.example.testBit"] == .bool(true) }),
     ]
 
     /// Why `#Predicate` cannot express some rules on Linux, for the table's footnote.
@@ -164,6 +227,19 @@ private let registry = UniformTypeRegistry.system
 private let pdfSuffix = StringMatcher(".pdf", options: .caseInsensitive)
 private let resume = StringMatcher("resume", options: [.caseInsensitive, .diacriticInsensitive])
 private let imagePrefix = StringMatcher("img_", options: .caseInsensitive)
+private let wantedTags: Set<String> = ["red", "green"]
+
+/// The `matches` rule's pattern, compiled once as a developer would; nil only if Foundation
+/// rejected it (the idiomatic engine then says so instead of failing).
+private let textFileName = try? NSRegularExpression(pattern: "[A-Za-z_]+ [0-9]+\\.txt")
+
+/// Whether `expression` matches all of `string`, as MATCHES requires: a match anchored at the start
+/// that reaches the end (for this pattern the match from the start is unique, so no longer one is
+/// missed).
+private func matchesWholeString(_ expression: NSRegularExpression, _ string: String) -> Bool {
+    let whole = NSRange(string.startIndex..., in: string)
+    return expression.firstMatch(in: string, options: .anchored, range: whole)?.range == whole
+}
 
 private let testBitColumn: @Sendable (ItemColumns, Int, UnsafeMutablePointer<UInt8>) -> Void = { columns, n, mask in
     let bits = columns.testBit

@@ -58,7 +58,7 @@ func itemCountOptions(arguments: [String], items: Int?, problem: String?) {
         Engine.all.map(\.name) == [
             "interpreter", "vm", "vm_per_call", "vm_unfused", "vm_batch", "vm_batch_all_cores", "vm_batch_with_columns",
             "one_line_indices", "batch_filter_by_hand",
-            "one_line_filter", "foundation_predicate",
+            "one_line_filter", "foundation_predicate", "idiomatic",
             "native_rows", "native_columns",
         ])
 }
