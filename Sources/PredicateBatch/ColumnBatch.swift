@@ -11,12 +11,11 @@ import PredicateValue
 /// reads that column during evaluation.
 public struct ColumnBatch: Sendable {
     /// The number of rows.
-    public let count: Int
-    private let rowValue: @Sendable (Int) -> Value
+    public internal(set) var count: Int
+    /// The rows, which columns are read from and which clauses on the scalar VM take whole.
+    var store: any RowStore
     /// The columns, by key path.
-    let columns: [[KeyComponent]: Column]
-    /// Reads a column that was not built in advance.
-    private let reader: @Sendable ([KeyComponent]) -> Column
+    var columns: [[KeyComponent]: Column]
 
     /// A batch of `rows` with a column for each key path in `keyPaths`.
     public init(rows: [Value], keyPaths: [[KeyComponent]]) {
@@ -37,11 +36,7 @@ public struct ColumnBatch: Sendable {
 
     /// A batch of a slice of the host's objects (the first row is the slice's first object).
     public init<Item: KeyValueCoding>(items: ArraySlice<Item>, keyPaths: [[KeyComponent]]) {
-        count = items.count
-        let start = items.startIndex
-        rowValue = { .object(items[start + $0]) }
-        reader = { Column(reading: $0, from: items) }
-        columns = ColumnBatch.columns(keyPaths, reader)
+        self.init(store: ItemStore(items: items), keyPaths: keyPaths)
     }
 
     /// A batch of the host's own objects with the columns `program` reads.
@@ -51,25 +46,22 @@ public struct ColumnBatch: Sendable {
 
     /// With `rowsAreElements`, the rows are `SUBQUERY` elements, for which `null` reads as `nil`.
     init(rows: [Value], keyPaths: [[KeyComponent]], rowsAreElements: Bool) {
-        count = rows.count
-        rowValue = { rows[$0] }
-        reader = { Column(reading: $0, from: rows, nullReadsAsNil: rowsAreElements) }
-        columns = ColumnBatch.columns(keyPaths, reader)
+        self.init(store: ValueStore(rows: rows, rowsAreElements: rowsAreElements), keyPaths: keyPaths)
     }
 
-    private static func columns(
-        _ keyPaths: [[KeyComponent]], _ reader: ([KeyComponent]) -> Column
-    ) -> [[KeyComponent]: Column] {
+    private init(store: any RowStore, keyPaths: [[KeyComponent]]) {
+        count = store.count
+        self.store = store
         var columns: [[KeyComponent]: Column] = [:]
-        for path in keyPaths where columns[path] == nil { columns[path] = reader(path) }
-        return columns
+        for path in keyPaths where columns[path] == nil { columns[path] = store.column(path, rows: 0..<store.count) }
+        self.columns = columns
     }
 
     /// The item of row `index`.
-    public func row(_ index: Int) -> Value { rowValue(index) }
+    public func row(_ index: Int) -> Value { store.row(index) }
 
     /// The column for `path`: the batch's own, or read now.
-    func column(_ path: [KeyComponent]) -> Column { columns[path] ?? reader(path) }
+    func column(_ path: [KeyComponent]) -> Column { columns[path] ?? store.column(path, rows: 0..<count) }
 
     /// How the column for `path` is stored (`booleans`, `integers`, `doubles`, `dates`,
     /// `strings`, `values`, `unavailable`), or `nil` when the batch has no such column.
