@@ -14,7 +14,7 @@ import PredicateValue
 /// let one = try rule.evaluate(with: items[0])
 /// ```
 ///
-/// `Item` is a ``KeyValueCoding`` type (fields read in place, no copies) or ``Value`` (any
+/// `Item` is a `KeyValueCoding` type (fields read in place, no copies) or `Value` (any
 /// value: a dictionary from JSON, a `Codable` struct, a `[String: Any]`).
 public struct Rule<Item>: Sendable {
     let compiled: CompiledRule
@@ -29,9 +29,11 @@ public struct Rule<Item>: Sendable {
 
     /// Collections with fewer items than this are filtered on the scalar VM in place on the
     /// calling thread; larger ones on all cores, on the batch engine or the VM in place,
-    /// whichever decides the rule's key paths faster (``prefersColumns``). Below it, starting
-    /// threads (and building columns) costs more than the extra cores save (measured with
-    /// `predicate-bench`'s `one_line_filter` engine; see README, Embedding).
+    /// whichever decides the rule's key paths faster: the VM when the rule compares stored
+    /// Booleans and numbers or a key of a stored dictionary, the batch engine when it compares
+    /// strings, arrays or other key paths. Below it, starting threads (and building columns)
+    /// costs more than the extra cores save (measured with `predicate-bench`'s `one_line_filter`
+    /// engine; see README, Embedding).
     public static var batchThreshold: Int { 4096 }
 
     init(compiled: CompiledRule) {
@@ -40,7 +42,7 @@ public struct Rule<Item>: Sendable {
     }
 
     /// An evaluation error as a diagnostic over the rule's text: print its
-    /// ``Diagnostic/rendered(colored:)`` for `line:column`, the line and a caret.
+    /// `rendered(colored:)` for `line:column`, the line and a caret.
     public func diagnostic(for error: EvaluationError) -> Diagnostic { error.diagnostic(source: format) }
 }
 
@@ -54,7 +56,7 @@ extension Rule where Item: KeyValueCoding {
     ///     `withSubstitutionVariables(_:)` fixes them), so they run as fast as arguments.
     ///   - environment: Limits and registries for evaluation.
     ///   - options: Parser strictness and limits.
-    /// - Throws: A ``Diagnostic`` at the place the rule is wrong.
+    /// - Throws: A `Diagnostic` at the place the rule is wrong.
     public init(
         _ format: String, _ arguments: any ValueConvertible...,
         substitutionVariables: [String: any ValueConvertible] = [:],
@@ -67,7 +69,7 @@ extension Rule where Item: KeyValueCoding {
     }
 
     /// Compiles `format` for `Item` with its arguments in an array, as
-    /// `NSPredicate(format:argumentArray:)` does; see ``init(_:_:substitutionVariables:environment:options:)``.
+    /// `NSPredicate(format:argumentArray:)` does; see `init(_:_:substitutionVariables:environment:options:)`.
     public init(
         format: String, argumentArray: [Value], substitutionVariables: [String: Value] = [:],
         environment: EvaluationEnvironment = EvaluationEnvironment(), options: ParseOptions = ParseOptions()
@@ -82,7 +84,7 @@ extension Rule where Item: KeyValueCoding {
 
     /// Whether `item` satisfies the rule (`NSPredicate.evaluate(with:)`), reading it in place.
     ///
-    /// - Throws: The ``EvaluationError`` the rule raised, at its place in ``format``
+    /// - Throws: The `EvaluationError` the rule raised, at its place in ``format``
     ///   (``diagnostic(for:)`` renders it).
     public func evaluate(with item: Item) throws(EvaluationError) -> Bool {
         try compiled.machines.withMachine { (machine) throws(EvaluationError) in
@@ -103,7 +105,7 @@ extension Rule where Item: KeyValueCoding {
     }
 
     /// The positions of the items that satisfy the rule, in order, choosing the engine as
-    /// ``filter(_:)`` does: what to use over many large structs, whose copies cost more than
+    /// ``filter(_:)->[Item]`` does: what to use over many large structs, whose copies cost more than
     /// deciding the rule (a `FileProviderItem` holds dozens of references).
     public func matchingIndices(in items: ArraySlice<Item>) -> [Int] {
         matchingRows(items).map { items.startIndex + $0 }
@@ -114,7 +116,7 @@ extension Rule where Item: KeyValueCoding {
     public func matchingIndices(in items: [Item]) -> [Int] { matchingRows(items[...]) }
 
     /// Each item's answer, in order, and the items whose evaluation failed (their answer is
-    /// `false`), from the engine ``filter(_:)`` chooses.
+    /// `false`), from the engine ``filter(_:)->[Item]`` chooses.
     public func evaluate(_ items: [Item]) -> (answers: [Bool], failures: [ItemFailure]) {
         guard items.count >= Self.batchThreshold else {
             return compiled.machines.withMachine { machine in machine.evaluate(items: items) }
@@ -227,8 +229,8 @@ extension Rule where Item: KeyValueCoding {
 
 extension Rule where Item == Value {
     /// Compiles `format` for any value (`SELF` of no fixed type): dictionaries from JSON,
-    /// ``Value/init(encoding:)`` of a `Codable` value, ``Value/init(_:)`` of a `[String: Any]`;
-    /// see ``Rule/init(_:_:substitutionVariables:environment:options:)``.
+    /// `Value(encoding:)` of a `Codable` value, `Value(_:)` of a `[String: Any]`; see the
+    /// initializer for `KeyValueCoding` items, `init(_:_:substitutionVariables:environment:options:)`.
     public init(
         _ format: String, _ arguments: any ValueConvertible...,
         substitutionVariables: [String: any ValueConvertible] = [:],
@@ -244,7 +246,7 @@ extension Rule where Item == Value {
 
     /// Whether `value` satisfies the rule.
     ///
-    /// - Throws: The ``EvaluationError`` the rule raised, at its place in ``format``.
+    /// - Throws: The `EvaluationError` the rule raised, at its place in ``format``.
     public func evaluate(with value: Value) throws(EvaluationError) -> Bool {
         try compiled.machines.withMachine { (machine) throws(EvaluationError) in try machine.evaluate(on: value) }
     }
@@ -252,18 +254,18 @@ extension Rule where Item == Value {
     /// Why the rule gives its answer for `value`.
     public func explain(_ value: Value) -> Explanation { compiled.explain(value) }
 
-    /// Whether a `Codable` value satisfies the rule (dates stay dates: ``Value/init(encoding:)``).
+    /// Whether a `Codable` value satisfies the rule (dates stay dates: `Value(encoding:)`).
     ///
-    /// - Throws: The encoder's error, or the rule's ``EvaluationError``.
+    /// - Throws: The encoder's error, or the rule's `EvaluationError`.
     public func evaluate(with value: some Encodable) throws -> Bool {
         try evaluate(with: Value(encoding: value))
     }
 
     /// Whether a Foundation dictionary satisfies the rule (`NSNumber` Booleans stay Booleans:
-    /// ``Value/init(_:)``).
+    /// `Value(_:)`).
     ///
-    /// - Throws: ``ValueConversionError`` for a value of no predicate type, or the rule's
-    ///   ``EvaluationError``.
+    /// - Throws: `ValueConversionError` for a value of no predicate type, or the rule's
+    ///   `EvaluationError`.
     public func evaluate(with dictionary: [String: Any]) throws -> Bool {
         try evaluate(with: Value(dictionary))
     }
@@ -278,9 +280,9 @@ extension Rule where Item == Value {
 }
 
 extension Sequence {
-    /// The elements that satisfy `rule`, in order: ``Rule/filter(_:)``.
+    /// The elements that satisfy `rule`, in order: ``Rule/filter(_:)->[Item]``.
     public func filter(_ rule: Rule<Element>) -> [Element] where Element: KeyValueCoding { rule.filter(self) }
 
-    /// The values that satisfy `rule`, in order: ``Rule/filter(_:)``.
+    /// The values that satisfy `rule`, in order: ``Rule/filter(_:)->[Value]``.
     public func filter(_ rule: Rule<Value>) -> [Value] where Element == Value { rule.filter(self) }
 }

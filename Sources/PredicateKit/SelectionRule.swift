@@ -25,9 +25,9 @@ public struct SelectionRule<Item: KeyValueCoding>: Sendable {
     public var program: Program { compiled.program }
 
     /// Compiles `format` for selections of `Item` under `key`; arguments and variables as for
-    /// ``Rule/init(_:_:substitutionVariables:environment:options:)``.
+    /// `Rule.init(_:_:substitutionVariables:environment:options:)`.
     ///
-    /// - Throws: A ``Diagnostic`` at the place the rule is wrong.
+    /// - Throws: A `Diagnostic` at the place the rule is wrong.
     public init(
         _ format: String, _ arguments: any ValueConvertible..., key: String = FileProviderContext.selectionKey,
         substitutionVariables: [String: any ValueConvertible] = [:],
@@ -44,7 +44,7 @@ public struct SelectionRule<Item: KeyValueCoding>: Sendable {
 
     /// The rule's answer for `selection`.
     ///
-    /// - Throws: The ``EvaluationError`` the rule raised (``diagnostic(for:)`` renders it).
+    /// - Throws: The `EvaluationError` the rule raised (``diagnostic(for:)`` renders it).
     public func evaluate(selection: [Item]) throws(EvaluationError) -> Bool {
         try compiled.machines.withMachine { (machine) throws(EvaluationError) in
             try selection.withUnsafeBufferPointer { (items) throws(EvaluationError) in
@@ -70,21 +70,21 @@ public typealias ActivationRule = SelectionRule<FileProviderItem>
 
 extension RuleSet {
     /// Parses, prepares against `Item`'s schema and compiles `rules` into one program; rule `r`
-    /// is bit `r` of an answer's ``RuleSetAnswer/mask``.
+    /// is bit `r` of an answer's `RuleSetAnswer.mask`.
     ///
-    /// - Throws: ``CompileError`` when the rules together exceed what one program can address.
+    /// - Throws: `CompileError` when the rules together exceed what one program can address.
     public init<Item: KeyValueCoding>(_ rules: [String], for type: Item.Type) throws(CompileError) {
         try self.init(rules: rules, selfType: Item.sharedSchema.map { .object(SchemaReference($0)) })
     }
 
-    /// Loads a rule set ``serialized()`` from rules prepared against `Item`'s schema.
+    /// Loads a rule set `serialized()` from rules prepared against `Item`'s schema.
     ///
-    /// - Throws: ``RuleSetLoadError`` naming what is wrong.
+    /// - Throws: `RuleSetLoadError` naming what is wrong.
     public init<Item: KeyValueCoding>(serialized bytes: [UInt8], for type: Item.Type) throws(RuleSetLoadError) {
         try self.init(serialized: bytes, schemas: Item.sharedSchema.map { [$0] } ?? [])
     }
 
-    /// Every rule's answer for `item` in one pass (``RuleSetAnswer/mask``,
-    /// ``RuleSetAnswer/isSatisfied(_:)``, ``RuleSetAnswer/problems``).
+    /// Every rule's answer for `item` in one pass (`RuleSetAnswer.mask`,
+    /// `RuleSetAnswer.isSatisfied(_:)`, `RuleSetAnswer.problems`).
     public func evaluate<Item: KeyValueCoding>(with item: Item) -> RuleSetAnswer { evaluate(on: .object(item)) }
 }
