@@ -16,14 +16,11 @@ extension ColumnBatch {
     /// Appends `items`, of the type the batch was built from, as rows after the last.
     ///
     /// - Throws: ``ColumnBatchChangeError`` when the batch holds rows of another type.
-    public mutating func append<Item: KeyValueCoding>(
-        contentsOf items: some Collection<Item>
-    )
+    public mutating func append<Item: KeyValueCoding>(contentsOf items: some Collection<Item>)
         throws(ColumnBatchChangeError)
     {
         var store = try itemStore(of: Item.self)
-        store.items.append(contentsOf: items)
-        appended(store)
+        change { store.items.append(contentsOf: items) } store: { store }
     }
 
     /// Appends `rows` after the last row of a batch built from values.
@@ -31,8 +28,7 @@ extension ColumnBatch {
     /// - Throws: ``ColumnBatchChangeError`` when the batch holds the host's objects.
     public mutating func append(contentsOf rows: [Value]) throws(ColumnBatchChangeError) {
         var store = try valueStore()
-        store.rows.append(contentsOf: rows)
-        appended(store)
+        change { store.rows.append(contentsOf: rows) } store: { store }
     }
 
     /// Replaces row `row` with `item`, of the type the batch was built from.
@@ -40,10 +36,26 @@ extension ColumnBatch {
     /// - Throws: ``ColumnBatchChangeError`` when the row does not exist or the batch holds rows
     ///   of another type.
     public mutating func replaceRow<Item: KeyValueCoding>(_ row: Int, with item: Item) throws(ColumnBatchChangeError) {
-        try checkRow(row)
+        try replaceRows([row], with: [item])
+    }
+
+    /// Replaces each of `rows` with the item at the same position of `items`, of the type the
+    /// batch was built from (a row given twice takes its last item). Replacing many rows at once
+    /// reads again at most once a column whose storage the new rows do not fit.
+    ///
+    /// - Throws: ``ColumnBatchChangeError`` when a row does not exist, the counts differ or the
+    ///   batch holds rows of another type; nothing is replaced then.
+    public mutating func replaceRows<Item: KeyValueCoding>(_ rows: [Int], with items: [Item])
+        throws(ColumnBatchChangeError)
+    {
+        try checkReplacement(rows, items.count)
         var store = try itemStore(of: Item.self)
-        store.items[store.items.startIndex + row] = item
-        replaced(row, store)
+        change(replacing: Array(Set(rows)).sorted()) {
+            let start = store.items.startIndex
+            for (row, item) in zip(rows, items) { store.items[start + row] = item }
+        } store: {
+            store
+        }
     }
 
     /// Replaces row `row` of a batch built from values with `value`.
@@ -51,10 +63,22 @@ extension ColumnBatch {
     /// - Throws: ``ColumnBatchChangeError`` when the row does not exist or the batch holds the
     ///   host's objects.
     public mutating func replaceRow(_ row: Int, with value: Value) throws(ColumnBatchChangeError) {
-        try checkRow(row)
+        try replaceRows([row], with: [value])
+    }
+
+    /// Replaces each of `rows` of a batch built from values with the value at the same position
+    /// of `values`; see the items' ``replaceRows(_:with:)-(_,[Item])``.
+    ///
+    /// - Throws: ``ColumnBatchChangeError`` when a row does not exist, the counts differ or the
+    ///   batch holds the host's objects; nothing is replaced then.
+    public mutating func replaceRows(_ rows: [Int], with values: [Value]) throws(ColumnBatchChangeError) {
+        try checkReplacement(rows, values.count)
         var store = try valueStore()
-        store.rows[row] = value
-        replaced(row, store)
+        change(replacing: Array(Set(rows)).sorted()) {
+            for (row, value) in zip(rows, values) { store.rows[row] = value }
+        } store: {
+            store
+        }
     }
 
     /// Removes the rows `rows` (in any order; repeats count once); the rows after each move up.
@@ -66,13 +90,20 @@ extension ColumnBatch {
         if let last = removed.last { try checkRow(last) }
         guard !removed.isEmpty else { return }
         let newStore = store.removing(removed)
-        var newColumns: [[KeyComponent]: Column] = [:]
-        for (path, column) in columns {
-            newColumns[path] = column.removing(removed) ?? newStore.column(path, rows: 0..<newStore.count)
-        }
         store = newStore
         count = newStore.count
-        columns = newColumns
+        for path in Array(columns.keys) {
+            guard var column = columns.removeValue(forKey: path) else { continue }
+            if !column.remove(removed) { column = newStore.column(path, rows: 0..<newStore.count) }
+            columns[path] = column
+        }
+    }
+
+    private func checkReplacement(_ rows: [Int], _ replacements: Int) throws(ColumnBatchChangeError) {
+        guard rows.count == replacements else {
+            throw ColumnBatchChangeError(description: "\(rows.count) rows to replace but \(replacements) replacements")
+        }
+        for row in rows { try checkRow(row) }
     }
 
     private func checkRow(_ row: Int) throws(ColumnBatchChangeError) {
@@ -97,23 +128,40 @@ extension ColumnBatch {
         return values
     }
 
-    /// `newStore` is the old rows followed by new ones: each column gains the new rows' column.
-    private mutating func appended(_ newStore: any RowStore) {
+    /// Runs `mutate` on the rows (appending after the last, or replacing the rows `replaced`,
+    /// ascending and distinct), then brings each column up to date from the changed rows.
+    ///
+    /// The batch lets go of the rows, and of the columns that read strings where the rows hold
+    /// them, before `mutate` runs, so the rows are held once and change in place: otherwise the
+    /// first change of a batch of a million items would copy them all for one row. (Rows the
+    /// caller still holds are copied once, on the first change.)
+    private mutating func change(
+        replacing replaced: [Int]? = nil, _ mutate: () -> Void, store newStore: () -> any RowStore
+    ) {
         let start = count
-        for (path, column) in columns {
-            let tail = newStore.column(path, rows: start..<newStore.count)
-            columns[path] = column.appending(tail) ?? newStore.column(path, rows: 0..<newStore.count)
+        let borrowing = Set(
+            columns.compactMap { path, column in
+                if case .borrowedStrings = column { return path } else { return nil }
+            })
+        for path in borrowing { columns[path] = .unavailable }
+        store = ValueStore(rows: [], rowsAreElements: false)
+        mutate()
+        let rows = newStore()
+        store = rows
+        count = rows.count
+        for path in Array(columns.keys) {
+            guard var column = columns.removeValue(forKey: path) else { continue }
+            let updated: Bool
+            if borrowing.contains(path) {
+                updated = false
+            } else if let replaced {
+                updated = replaced.allSatisfy { row in
+                    column.replace(row: row, with: rows.column(path, rows: row..<(row + 1)))
+                }
+            } else {
+                updated = column.append(rows.column(path, rows: start..<rows.count), count: rows.count - start)
+            }
+            columns[path] = updated ? column : rows.column(path, rows: 0..<rows.count)
         }
-        store = newStore
-        count = newStore.count
-    }
-
-    /// `newStore` differs from the old rows in row `row` only.
-    private mutating func replaced(_ row: Int, _ newStore: any RowStore) {
-        for (path, column) in columns {
-            let single = newStore.column(path, rows: row..<(row + 1))
-            columns[path] = column.replacing(row: row, with: single) ?? newStore.column(path, rows: 0..<newStore.count)
-        }
-        store = newStore
     }
 }

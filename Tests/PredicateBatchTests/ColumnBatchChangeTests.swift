@@ -69,6 +69,12 @@ import Testing
             items[row] = changed
         }
         try Self.expectSameAnswers(batch, items, keyPaths, "replaced")
+        // Many rows at once, one of them twice (its last item stands).
+        let rows = [1, items.count - 2, 1, items.count / 4]
+        let replacements = Self.newItems(rows.count, from: 20_000)
+        try batch.replaceRows(rows, with: replacements)
+        for (row, item) in zip(rows, replacements) { items[row] = item }
+        try Self.expectSameAnswers(batch, items, keyPaths, "replaced together")
         let removed = [0, 3, 3, items.count - 1, items.count / 3]
         try batch.removeRows(removed)
         for row in Set(removed).sorted(by: >) { items.remove(at: row) }
@@ -98,6 +104,7 @@ import Testing
         #expect(throws: ColumnBatchChangeError.self) { try batch.replaceRow(10, with: items[0]) }
         #expect(throws: ColumnBatchChangeError.self) { try batch.replaceRow(-1, with: items[0]) }
         #expect(throws: ColumnBatchChangeError.self) { try batch.removeRows([2, 10]) }
+        #expect(throws: ColumnBatchChangeError.self) { try batch.replaceRows([1, 2], with: [items[0]]) }
         #expect(batch.count == 10)
         var values = ColumnBatch(rows: [.int(1)], keyPaths: [])
         #expect(throws: ColumnBatchChangeError.self) { try values.append(contentsOf: items) }
