@@ -13,6 +13,8 @@ struct BenchmarkReport: Encodable {
     let runs: Int
     /// A rule set with rules failing on every item against one with false rules (issue 18).
     var failingRules: FailingRulesBenchmark.Result?
+    /// Columns kept current against built anew, and `$variables` against constants (issue 14).
+    var upkeep: BatchUpkeepBenchmark.Result?
     /// The VM on a plain struct with the minimal conformance against a tree-walker and a closure
     /// compiler (issue 13).
     var outside: [OutsideItemsBenchmark.Result] = []
@@ -24,6 +26,7 @@ struct BenchmarkReport: Encodable {
         case machine, workloads, parse, scaling, runs, database
         case outside = "outside_items"
         case failingRules = "rule_set_with_failing_rules"
+        case upkeep = "batch_upkeep"
         case buildSeconds = "build_seconds"
         case peakMemoryMiB = "peak_memory_mib"
     }

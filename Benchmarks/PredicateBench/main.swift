@@ -29,6 +29,7 @@ let scalingPoints = ScalingBenchmark.run(options: options, dataset: dataset)
 ScalingBenchmark.printTable(scalingPoints)
 RuleSetBenchmark.run(quick: options.quick)
 let failingRules = FailingRulesBenchmark.run(options: options, dataset: dataset)
+let upkeep = BatchUpkeepBenchmark.run(options: options, dataset: dataset)
 let outside = OutsideItemsBenchmark.run(options: options)
 let database = options.database ? DatabaseBenchmark.run(options: options, dataset: dataset) : nil
 
@@ -53,7 +54,7 @@ if let path = options.jsonPath {
         },
         parse: parseResults, scaling: scalingPoints.map(BenchmarkReport.ScalingEntry.init),
         buildSeconds: Dictionary(dataset.buildSeconds, uniquingKeysWith: { first, _ in first }),
-        peakMemoryMiB: peakMemory, runs: options.runs, failingRules: failingRules, outside: outside,
+        peakMemoryMiB: peakMemory, runs: options.runs, failingRules: failingRules, upkeep: upkeep, outside: outside,
         database: database)
     do {
         try report.write(to: path)

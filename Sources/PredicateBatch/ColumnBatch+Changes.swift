@@ -16,11 +16,17 @@ extension ColumnBatch {
     /// Appends `items`, of the type the batch was built from, as rows after the last.
     ///
     /// - Throws: ``ColumnBatchChangeError`` when the batch holds rows of another type.
-    public mutating func append<Item: KeyValueCoding>(contentsOf items: some Collection<Item>)
+    public mutating func append<Item: KeyValueCoding>(
+        contentsOf items: some Collection<Item>
+    )
         throws(ColumnBatchChangeError)
     {
         var store = try itemStore(of: Item.self)
-        change { store.items.append(contentsOf: items) } store: { store }
+        change {
+            store.items.append(contentsOf: items)
+        } store: {
+            store
+        }
     }
 
     /// Appends `rows` after the last row of a batch built from values.
@@ -28,7 +34,11 @@ extension ColumnBatch {
     /// - Throws: ``ColumnBatchChangeError`` when the batch holds the host's objects.
     public mutating func append(contentsOf rows: [Value]) throws(ColumnBatchChangeError) {
         var store = try valueStore()
-        change { store.rows.append(contentsOf: rows) } store: { store }
+        change {
+            store.rows.append(contentsOf: rows)
+        } store: {
+            store
+        }
     }
 
     /// Replaces row `row` with `item`, of the type the batch was built from.
@@ -45,14 +55,17 @@ extension ColumnBatch {
     ///
     /// - Throws: ``ColumnBatchChangeError`` when a row does not exist, the counts differ or the
     ///   batch holds rows of another type; nothing is replaced then.
-    public mutating func replaceRows<Item: KeyValueCoding>(_ rows: [Int], with items: [Item])
+    public mutating func replaceRows<Item: KeyValueCoding>(
+        _ rows: [Int], with items: [Item]
+    )
         throws(ColumnBatchChangeError)
     {
         try checkReplacement(rows, items.count)
         var store = try itemStore(of: Item.self)
         change(replacing: Array(Set(rows)).sorted()) {
-            let start = store.items.startIndex
-            for (row, item) in zip(rows, items) { store.items[start + row] = item }
+            store.change { array in
+                for (row, item) in zip(rows, items) { array[row] = item }
+            }
         } store: {
             store
         }
@@ -89,12 +102,18 @@ extension ColumnBatch {
         if let first = removed.first { try checkRow(first) }
         if let last = removed.last { try checkRow(last) }
         guard !removed.isEmpty else { return }
-        let newStore = store.removing(removed)
+        // As in `change`: the rows held once, so they close up in place.
+        let borrowing = letGoOfBorrowingColumns()
+        var newStore = store
+        store = ValueStore(rows: [], rowsAreElements: false)
+        newStore.remove(removed)
         store = newStore
         count = newStore.count
         for path in Array(columns.keys) {
             guard var column = columns.removeValue(forKey: path) else { continue }
-            if !column.remove(removed) { column = newStore.column(path, rows: 0..<newStore.count) }
+            if borrowing.contains(path) || !column.remove(removed) {
+                column = newStore.column(path, rows: 0..<newStore.count)
+            }
             columns[path] = column
         }
     }
@@ -139,11 +158,7 @@ extension ColumnBatch {
         replacing replaced: [Int]? = nil, _ mutate: () -> Void, store newStore: () -> any RowStore
     ) {
         let start = count
-        let borrowing = Set(
-            columns.compactMap { path, column in
-                if case .borrowedStrings = column { return path } else { return nil }
-            })
-        for path in borrowing { columns[path] = .unavailable }
+        let borrowing = letGoOfBorrowingColumns()
         store = ValueStore(rows: [], rowsAreElements: false)
         mutate()
         let rows = newStore()
@@ -163,5 +178,17 @@ extension ColumnBatch {
             }
             columns[path] = updated ? column : rows.column(path, rows: 0..<rows.count)
         }
+    }
+
+    /// Replaces the columns that read strings where the rows hold them (and so share the rows'
+    /// storage) with nothing, so that the rows are held once; returns their key paths, whose
+    /// columns are read again after the change.
+    private mutating func letGoOfBorrowingColumns() -> Set<[KeyComponent]> {
+        let borrowing = Set(
+            columns.compactMap { path, column in
+                if case .borrowedStrings = column { return path } else { return nil }
+            })
+        for path in borrowing { columns[path] = .unavailable }
+        return borrowing
     }
 }

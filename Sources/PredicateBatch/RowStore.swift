@@ -9,8 +9,9 @@ protocol RowStore: Sendable {
     func row(_ index: Int) -> Value
     /// The column of `path` over the rows `rows`, its first row being `rows.lowerBound`.
     func column(_ path: [KeyComponent], rows: Range<Int>) -> Column
-    /// These rows without `removed` (ascending, distinct, all below ``count``).
-    func removing(_ removed: [Int]) -> any RowStore
+    /// Removes the rows `removed` (ascending, distinct, all below ``count``), moving the rest
+    /// up in place.
+    mutating func remove(_ removed: [Int])
 }
 
 /// The elements of `elements` whose offsets are not in `removed` (ascending, distinct).
@@ -41,7 +42,40 @@ struct ItemStore<Item: KeyValueCoding>: RowStore {
         return Column(reading: path, from: items[(start + rows.lowerBound)..<(start + rows.upperBound)])
     }
 
-    func removing(_ removed: [Int]) -> any RowStore { ItemStore(items: keeping(items, without: removed)[...]) }
+    mutating func remove(_ removed: [Int]) {
+        change { items in
+            // The rows kept are moved down (a swap moves, retaining nothing), the removed ones
+            // end up last and are dropped.
+            items.withUnsafeMutableBufferPointer { buffer in
+                var write = 0
+                var next = 0
+                for read in buffer.indices {
+                    if next < removed.count, removed[next] == read {
+                        next += 1
+                        continue
+                    }
+                    if write != read { buffer.swapAt(write, read) }
+                    write += 1
+                }
+            }
+            items.removeLast(removed.count)
+        }
+    }
+
+    /// `body` on the items as an array of their own: held once (when the batch holds them
+    /// once), an append that outgrows the storage moves the items instead of copying them,
+    /// which an array slice would do.
+    mutating func change(_ body: (inout [Item]) -> Void) {
+        // An array of a slice that spans its whole storage takes that storage as it is.
+        var array = Array(items)
+        items = []
+        // Room to grow, taken when the items are copied anyway (on the first change of items the
+        // caller still holds) or the room is nearly used: appends of a few percent then move
+        // nothing, where growing an array of large structs moves every one.
+        if array.capacity < array.count + array.count / 32 { array.reserveCapacity(array.count + array.count / 8) }
+        body(&array)
+        items = array[...]
+    }
 }
 
 /// The language's values; `SUBQUERY` elements (`rowsAreElements`) read `null` as `nil`.
@@ -58,7 +92,5 @@ struct ValueStore: RowStore {
         return Column(reading: path, from: slice, nullReadsAsNil: rowsAreElements)
     }
 
-    func removing(_ removed: [Int]) -> any RowStore {
-        ValueStore(rows: keeping(rows, without: removed), rowsAreElements: rowsAreElements)
-    }
+    mutating func remove(_ removed: [Int]) { rows = keeping(rows, without: removed) }
 }
