@@ -1,8 +1,8 @@
 import PredicateValue
 
-/// One key looked up in a dictionary as the last component of a key path reads it
-/// (``KeyValueAccess/value(along:from:variable:)``, SPEC §4.2.2), prepared once so that an engine
-/// reading `userInfo.rank` or `userInfo."com.example.flag"` of many items repeats no work.
+/// One key looked up in a dictionary as the last component of a key path reads it (SPEC §4.2.2):
+/// what ``KeyValueAccess/value(along:from:variable:)`` asks, and what the engines reading
+/// `userInfo.rank` or `userInfo."com.example.flag"` of many items prepare once.
 ///
 /// A dotted key is first looked up whole; when the dictionary lacks it (or holds nil there), the
 /// key is a path, whose first part the dictionary must hold for the general path to have anything

@@ -85,11 +85,8 @@ public enum KeyValueAccess {
             if case .dictionary(let entries) = receiver, key.utf8.first != UInt8(ascii: "@") {
                 // One key left on a dictionary (`userInfo.rank`, `userInfo."com.example.flag"`):
                 // `valueForKey:` for a dotless key; for a dotted one the whole key first, and only
-                // then the parts in turn, where a missing (or nil) first part ends with nil.
-                let found = entries[key]
-                if let found, !found.isNil { return found }
-                guard let dot = firstDot(in: key) else { return found ?? .nil }
-                if (entries[String(key[..<dot])] ?? .nil).isNil { return .nil }
+                // then the parts in turn (below), where a missing (or nil) first part ends with nil.
+                if let found = DictionaryKeyLookup(key).value(in: entries) { return found }
             } else if firstDot(in: key) == nil {
                 // One dotless key left: `valueForKeyPath:` is `valueForKey:` (no whole-path
                 // lookup, no operator remainder), so skip building a path.
