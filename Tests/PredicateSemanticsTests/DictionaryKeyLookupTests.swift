@@ -1,11 +1,11 @@
 import PredicateSemantics
-import PredicateSyntax
 import PredicateValue
 import Testing
 
-/// ``DictionaryKeyLookup`` answers what ``KeyValueAccess`` answers for the last key of a path on a
-/// dictionary, by scanning small dictionaries and hashing large ones, and leaves to the general
-/// path only a dotted key whose first part the dictionary holds.
+/// ``DictionaryKeyLookup`` answers what `valueForKeyPath:` answers for a key on a dictionary
+/// (``KeyValueAccess/value(forKeyPath:of:)``, which walks a dotted key's parts itself and does
+/// not use the look-up), by scanning small dictionaries and hashing large ones, and leaves to
+/// the general path only a dotted key whose first part the dictionary holds.
 @Suite struct DictionaryKeyLookupTests {
     private static let kelvin = "\u{212A}"
     private static let decomposed = "e\u{301}"
@@ -39,7 +39,7 @@ import Testing
         let lookup = DictionaryKeyLookup(key)
         for (index, entries) in Self.dictionaries.enumerated() {
             // The general path may throw (`.` walks into the number at key ``), the look-up never.
-            let expected = try? KeyValueAccess.value(along: [.key(key)], from: .dictionary(entries)) { _ in .nil }
+            let expected = try? KeyValueAccess.value(forKeyPath: Substring(key), of: .dictionary(entries))
             let found = lookup.value(in: entries)
             if let found {
                 #expect(found == expected, "\(key) in dictionary \(index)")
