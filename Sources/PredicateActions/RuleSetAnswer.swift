@@ -1,5 +1,6 @@
 import PredicateSemantics
 import PredicateSyntax
+import PredicateVM
 
 /// Every rule's answer for one input.
 ///
@@ -10,11 +11,11 @@ public struct RuleSetAnswer: Sendable {
     public let bits: [UInt64]
     /// The evaluation errors, by rule index as the machine reported them (rule `-1`: the whole
     /// program failed), unsorted and not yet diagnostics.
-    public let errors: [(rule: Int, error: EvaluationError)]
+    public let errors: [RuleFailure]
     /// The rule set, for its texts and parse problems; a reference copy, not a rebuild.
     private let ruleSet: RuleSet
 
-    init(bits: [UInt64], errors: [(rule: Int, error: EvaluationError)], ruleSet: RuleSet) {
+    init(bits: [UInt64], errors: [RuleFailure], ruleSet: RuleSet) {
         self.bits = bits
         self.errors = errors
         self.ruleSet = ruleSet
@@ -29,8 +30,8 @@ public struct RuleSetAnswer: Sendable {
     public var problems: [(rule: Int, diagnostic: Diagnostic)] {
         guard hasProblems else { return [] }
         var problems = ruleSet.problems.map { (rule: $0.key, diagnostic: $0.value) }
-        for (rule, error) in errors {
-            problems.append((rule, ruleSet.diagnostic(for: error, rule: rule)))
+        for failure in errors {
+            problems.append((failure.rule, ruleSet.diagnostic(for: failure.error, rule: failure.rule)))
         }
         problems.sort { $0.rule < $1.rule }
         return problems

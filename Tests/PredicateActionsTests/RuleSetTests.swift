@@ -122,6 +122,61 @@ private func randomObject(_ rng: inout SplitMix) -> Value {
     try Verifier.verify(set.program)
 }
 
+/// Over items of a schema, a stored field compared with a constant is one `TEST`, cheaper than a
+/// memo slot: rules repeating it are not given one (nor is a field read alone), so that rule sets
+/// keep their comparisons fused; a string operator, dearer than the memo, is still shared.
+@Test func ruleSetsLeaveCheapComparisonsFused() throws {
+    let itemType = ValueType.object(SchemaReference(FileProviderItem.schema))
+    let set = try RuleSet(
+        rules: [
+            "isUploaded == NO", "isUploaded == NO AND documentSize > 1e6", "documentSize > 1e6 OR isUploaded == NO",
+            "filename ENDSWITH[c] '.pdf' AND isUploaded == NO", "filename ENDSWITH[c] '.pdf'", "isUploaded + 1 == 2",
+            "filename > 5",
+        ], selfType: itemType)
+    let code = set.program.code
+    let memoSlots = Set(code.compactMap { if case .memoStore(let slot) = $0 { return slot } else { return nil } })
+    #expect(memoSlots.count == 1, "only the ENDSWITH[c] is remembered: \(Disassembler.listing(set.program))")
+    // Every comparison with a constant is a `TEST` (the shared ENDSWITH[c] inside its memo, at
+    // both places it is written); the one field read alone is the arithmetic's.
+    #expect(code.filter { $0.comparisonSite != nil }.count == 9)
+    #expect(code.filter { if case .loadSelfKeyPath = $0 { return true } else { return false } }.count == 1)
+    try Verifier.verify(set.program)
+}
+
+/// Rules failing on items read in place (a string field ordered against a number, arithmetic
+/// on a Boolean field, a division by zero) fail with each rule's own error, and the rules
+/// around them answer as they would alone, evaluation after evaluation.
+@Test func failingRulesOverItemsAnswerAsAlone() throws {
+    let itemType = ValueType.object(SchemaReference(FileProviderItem.schema))
+    let rules = [
+        "filename > 5", "isUploaded == NO", "5 < filename", "isUploaded + 1 == 2", "filename == 'b.txt'",
+        "documentSize / 0 > 1", "filename < 5 OR isUploaded == YES", "documentSize >= 10",
+    ]
+    let set = try RuleSet(rules: rules, selfType: itemType)
+    var evaluator = set.makeEvaluator()
+    var items: [FileProviderItem] = []
+    for (index, name) in ["a.txt", "b.txt", ""].enumerated() {
+        var item = FileProviderItem(itemIdentifier: "\(index)", parentItemIdentifier: "root", filename: name)
+        item.isUploaded = index == 1
+        item.documentSize = Int64(index * 10)
+        items.append(item)
+    }
+    for _ in 0..<2 {
+        for item in items {
+            let object = Value.object(item)
+            let answer = evaluator.evaluate(on: object)
+            var failing: [Int] = []
+            for (index, rule) in rules.enumerated() {
+                let alone = try separately(rule, on: object, selfType: itemType)
+                #expect(together(answer, index) == alone, "rule \(index) \(rule) on \(item.filename)")
+                if case .error = alone { failing.append(index) }
+            }
+            #expect(answer.errors.map(\.rule) == failing)
+            #expect(failing.starts(with: [0, 2, 3]))
+        }
+    }
+}
+
 @Test func anErrorHidesOnlyItsOwnRule() throws {
     let set = try RuleSet(rules: ["name > 3", "name == 'x'", "name ==", "a.@sum > 1 OR name == 'x'"])
     let answer = set.evaluate(on: .dictionary(["name": .string("x"), "a": .int(1)]))

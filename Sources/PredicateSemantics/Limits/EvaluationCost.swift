@@ -24,6 +24,11 @@ public enum EvaluationCost {
 
     /// A built-in function or method: one visit per element of each collection argument.
     public static func call(_ arguments: [Value]) -> Int {
+        call(arguments[...])
+    }
+
+    /// The cost of a call on arguments that lie in a larger array.
+    public static func call(_ arguments: ArraySlice<Value>) -> Int {
         var total = 0
         for argument in arguments { total = sum(total, size(argument)) }
         return total

@@ -10,7 +10,15 @@ public enum BuiltinFunctions {
     /// - Throws: ``EvaluationError`` for arguments of the wrong kind, empty collections where a
     ///   function has no value, and functions that cannot run here.
     public static func call(_ selector: String, _ arguments: [Value]) throws(EvaluationError) -> Value {
-        func argument(_ index: Int) -> Value { index < arguments.count ? arguments[index] : .nil }
+        try call(selector, arguments[...])
+    }
+
+    /// The function on arguments that lie in a larger array, such as the top of an
+    /// evaluation stack: no array is made for them.
+    public static func call(_ selector: String, _ arguments: ArraySlice<Value>) throws(EvaluationError) -> Value {
+        func argument(_ index: Int) -> Value {
+            index < arguments.count ? arguments[arguments.startIndex + index] : .nil
+        }
         switch selector {
         case "add:to:": return try Arithmetic.add(argument(0), argument(1))
         case "from:subtract:": return try Arithmetic.subtract(argument(0), argument(1))

@@ -108,8 +108,9 @@ enum SharedSubtrees {
         for child in node.children { walk(child, counts, &computed, &seen, &order) }
     }
 
-    /// Worth a memo slot: not a constant or `SELF` (cheaper than the memo), not folded to a
-    /// constant, and closed: no variable read or assigned other than a `SUBQUERY`'s own.
+    /// Worth a memo slot: not a constant or `SELF`, not folded to a constant, not as cheap as
+    /// the memo itself (``isCheaperThanMemo(_:)``), and closed: no variable read or assigned
+    /// other than a `SUBQUERY`'s own.
     static func isCandidate(_ node: SyntaxNode) -> Bool {
         switch node {
         case .predicate(let predicate):
@@ -121,7 +122,49 @@ enum SharedSubtrees {
             }
             if ConstantFolding.value(of: expression) != nil { return false }
         }
-        return isClosed(node, bound: []) && !containsSignedZero(node)
+        return !isCheaperThanMemo(node) && isClosed(node, bound: []) && !containsSignedZero(node)
+    }
+
+    /// Computed at least as fast as a memo slot is checked, read and filled: a field stored in
+    /// `SELF`, read by its slot; and such a field of a Boolean, number or date type compared
+    /// with a constant by equality or order, which the compiler makes one `TEST` on the field.
+    /// Remembering either would cost more than it saves, and a remembered field would keep its
+    /// comparisons from being made `TEST`s at all.
+    static func isCheaperThanMemo(_ node: SyntaxNode) -> Bool {
+        switch node {
+        case .expression(let expression):
+            return storedField(expression) != nil
+        case .predicate(let predicate):
+            guard case .comparison(let comparison) = predicate.kind, comparison.quantifier == .direct,
+                comparison.options.isEmpty, comparison.op.isRelationalOperator
+            else { return false }
+            let field = storedField(comparison.lhs) ?? storedField(comparison.rhs)
+            guard let field, isConstant(comparison.lhs) || isConstant(comparison.rhs) else { return false }
+            return isScalar(field.schema.schema.fields[field.slot].type)
+        }
+    }
+
+    /// The field `expression` reads when it is one key of `SELF` bound to a slot of its schema.
+    private static func storedField(_ expression: ExpressionNode) -> FieldReference? {
+        guard case .keyPath(let base, let components) = expression.kind, case .evaluatedObject = base.kind,
+            components.count == 1, case .field(let field) = components[0],
+            field.slot >= 0, field.slot < field.schema.schema.fields.count
+        else { return nil }
+        return field
+    }
+
+    private static func isConstant(_ expression: ExpressionNode) -> Bool {
+        if case .constant = expression.kind { return true }
+        return ConstantFolding.value(of: expression) != nil
+    }
+
+    /// A type whose values compare in constant time.
+    private static func isScalar(_ type: ValueType) -> Bool {
+        switch type {
+        case .bool, .integer, .number, .date: return true
+        case .optional(let wrapped): return isScalar(wrapped)
+        default: return false
+        }
     }
 
     /// Trees are told apart by `Value` equality, for which `0.0 == -0.0`; yet `x / 0.0` and

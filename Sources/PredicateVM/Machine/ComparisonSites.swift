@@ -99,6 +99,8 @@ final class DictionaryKey: Sendable {
 /// What a ``StringSite`` makes of its field: an answer, a pattern to run, or the general path.
 enum StringOutcome {
     case isFalse, isTrue, pattern, general
+    /// The string cannot be ordered against the constant: the comparison's error.
+    case cannotOrder
 
     init(_ answer: Bool?) {
         switch answer {
@@ -197,10 +199,15 @@ extension VirtualMachine {
         let cost = site.pointee.cost
         let target = index < conformanceTargets.count ? conformanceTargets[index] : nil
         // Borrowed: the program holds the prepared comparison, and the item its string.
+        var unordered = ""
         let outcome = reference._withUnsafeGuaranteedRef { prepared -> StringOutcome in
             field.withString(in: receiver.address, whenNil: { StringOutcome(prepared.scalar.nilResult) }) { text in
                 if let decided = prepared.decide(string: text) { return decided ? .isTrue : .isFalse }
-                guard prepared.quantifier == .direct, !prepared.stringsCannotBeOrdered else { return .general }
+                guard prepared.quantifier == .direct else { return .general }
+                if prepared.stringsCannotBeOrdered {
+                    unordered = text
+                    return .cannotOrder
+                }
                 if prepared.pattern != nil { return .pattern }
                 // `UTI-CONFORMS-TO`: the type table's answer; the general comparison of two
                 // strings charges what the site's cost counts.
@@ -216,6 +223,10 @@ extension VirtualMachine {
             return outcome == .isTrue
         case .general:
             return nil
+        case .cannotOrder:
+            // What the general path charges (the loads and the comparison) and throws.
+            steps -= cost
+            throw EvaluationError.cannotOrder(.string(unordered), reference.takeUnretainedValue().constant)
         case .pattern:
             // `LIKE` and `MATCHES` spend steps as they match, so their cost is paid after the
             // loads' and the comparison's, as on the general path.

@@ -97,9 +97,12 @@ extension VirtualMachine {
                 }
             } catch {
                 let site = pc - 1
-                let located = site < program.sourceRanges.count ? error.at(program.sourceRanges[site]) : error
-                guard program.kind == .ruleSet, let resume = recover(after: site, located) else { throw located }
-                pc = resume
+                var located = error
+                if located.range == nil, site < program.sourceRanges.count { located.range = program.sourceRanges[site] }
+                guard program.kind == .ruleSet, let end = ruleEnd(after: site) else { throw located }
+                ruleErrors.append(RuleFailure(rule: end.rule, error: located))
+                clearRule()
+                pc = end.pc + 1
                 r = registers
             }
         }
@@ -348,9 +351,16 @@ extension VirtualMachine {
 
     @inline(never)
     private mutating func callFunction(_ selector: UInt16, _ arity: UInt8) throws(EvaluationError) {
-        let arguments = popArguments(Int(arity))
-        try charge(EvaluationCost.call(arguments))
-        push(try BuiltinFunctions.call(string(selector), arguments))
+        // The arguments are read where they lie on the stack and popped after the call: an
+        // array of them would be an allocation per call (`documentSize / 1024` on every item).
+        // An error leaves them there; it ends the evaluation, or the rule, whose stack is cleared.
+        if bitCount > 0 { spillBits() }
+        let count = min(Int(arity), stack.count)
+        let start = stack.count - count
+        try charge(EvaluationCost.call(stack[start...]))
+        let result = try BuiltinFunctions.call(string(selector), stack[start...])
+        stack.removeLast(count)
+        push(result)
     }
 
     @inline(never)
@@ -446,25 +456,26 @@ extension VirtualMachine {
         return index < program.constants.count ? program.constants[index].stringValue ?? "" : ""
     }
 
-    /// A rule set's error at `site` hides the rule it happened in: records it, clears what the
-    /// rule left behind (the verifier guarantees rules start with nothing open) and answers where
-    /// the next rule starts.
-    private mutating func recover(after site: Int, _ error: EvaluationError) -> Int? {
-        let code = program.code
+    /// A rule set's error at `site` hides the rule it happened in: the `RULE_END` that ends that
+    /// rule, where the next rule starts after it.
+    private func ruleEnd(after site: Int) -> (pc: Int, rule: Int)? {
         var pc = site
-        while pc < code.count {
-            if case .ruleEnd(let rule) = code[pc] {
-                ruleErrors.append((rule: Int(rule), error: error))
-                clearStack()
-                frames.removeAll(keepingCapacity: true)
-                valueLoops.removeAll(keepingCapacity: true)
-                savedSlots.removeAll(keepingCapacity: true)
-                slots = initialSlots
-                for index in slotItems.indices { slotItems[index] = nil }
-                return pc + 1
-            }
+        while pc < program.code.count {
+            if case .ruleEnd(let rule) = program.code[pc] { return (pc, Int(rule)) }
             pc += 1
         }
         return nil
+    }
+
+    /// Clears what a failed rule left behind (the verifier guarantees rules start with nothing
+    /// open); what it did not touch is left alone, so that a rule failing on every item costs
+    /// little more than one that is false.
+    private mutating func clearRule() {
+        if !stack.isEmpty || bitCount > 0 { clearStack() }
+        if !frames.isEmpty { frames.removeAll(keepingCapacity: true) }
+        if !valueLoops.isEmpty { valueLoops.removeAll(keepingCapacity: true) }
+        if !savedSlots.isEmpty { savedSlots.removeAll(keepingCapacity: true) }
+        if !slots.isEmpty { slots = initialSlots }
+        for index in slotItems.indices { slotItems[index] = nil }
     }
 }

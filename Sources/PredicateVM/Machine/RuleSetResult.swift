@@ -7,10 +7,10 @@ public struct RuleSetResult: Sendable {
     public let bits: [UInt64]
     /// The rules that failed, in the order they failed, each with its error (source ranges point
     /// into the rule set's source; rule -1 means the program itself could not run).
-    public let errors: [(rule: Int, error: EvaluationError)]
+    public let errors: [RuleFailure]
 
     /// Creates a result.
-    public init(bits: [UInt64], errors: [(rule: Int, error: EvaluationError)]) {
+    public init(bits: [UInt64], errors: [RuleFailure]) {
         self.bits = bits
         self.errors = errors
     }
@@ -27,5 +27,22 @@ public struct RuleSetResult: Sendable {
     /// The error of rule `rule`, when it failed.
     public func error(of rule: Int) -> EvaluationError? {
         errors.first { $0.rule == rule }?.error
+    }
+}
+
+/// A rule of a rule set that failed, and why.
+///
+/// A named type rather than a tuple: an array of tuples copies and destroys its elements
+/// through the runtime's generic tuple witnesses, a cost paid on every failing evaluation.
+public struct RuleFailure: Hashable, Sendable {
+    /// The rule's index (-1: the program itself could not run).
+    public let rule: Int
+    /// The error, its source range pointing into the rule set's source.
+    public let error: EvaluationError
+
+    /// Creates a failure.
+    public init(rule: Int, error: EvaluationError) {
+        self.rule = rule
+        self.error = error
     }
 }

@@ -17,7 +17,7 @@ extension VirtualMachine {
             guard program.kind == .ruleSet else { throw malformed("not a rule set") }
             try run(on: object, variables: variables)
         } catch {
-            ruleErrors.append((rule: -1, error: error))
+            ruleErrors.append(RuleFailure(rule: -1, error: error))
         }
         return RuleSetResult(bits: ruleBits, errors: ruleErrors)
     }

@@ -121,7 +121,7 @@ public struct VirtualMachine: Sendable {
     var evaluationStamp: UInt64 = 0
     /// Rule sets: the results `RULE_END` records, 64 rules a word, and the errors.
     var ruleBits: [UInt64] = []
-    var ruleErrors: [(rule: Int, error: EvaluationError)] = []
+    var ruleErrors: [RuleFailure] = []
     var initialSlots: [Value?] = []
     /// Steps left in this evaluation before ``EvaluationLimits/maximumSteps`` is spent.
     var steps: Int {
