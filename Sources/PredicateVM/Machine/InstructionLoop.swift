@@ -98,7 +98,9 @@ extension VirtualMachine {
             } catch {
                 let site = pc - 1
                 var located = error
-                if located.range == nil, site < program.sourceRanges.count { located.range = program.sourceRanges[site] }
+                if located.range == nil, site < program.sourceRanges.count {
+                    located.range = program.sourceRanges[site]
+                }
                 guard program.kind == .ruleSet, let end = ruleEnd(after: site) else { throw located }
                 ruleErrors.append(RuleFailure(rule: end.rule, error: located))
                 clearRule()
