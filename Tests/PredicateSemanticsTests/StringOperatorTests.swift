@@ -1,6 +1,7 @@
 import Foundation
 import PredicateSemantics
 import PredicateSyntax
+import PredicateValue
 import Testing
 
 /// `lhs op[options] rhs` between two strings, checked through ``StringOperators`` and, for the
@@ -213,6 +214,34 @@ struct OperatorCase: CustomTestStringConvertible, Sendable {
     }
     @Test(arguments: orderingCases) func ordering(_ testCase: OperatorCase) { testCase.check() }
     @Test(arguments: substringsCases) func substrings(_ testCase: OperatorCase) { testCase.check() }
+
+    /// Strings ordered from their first differing UTF-8 byte (when it is ASCII) agree with the
+    /// definition, UTF-16 units after canonical decomposition, on pairs that share a prefix and
+    /// then differ by ASCII, precomposed and decomposed letters, combining marks of different
+    /// classes, singletons (Å), Hangul and astral characters.
+    @Test func orderingAgreesWithDecompositionOnGeneratedPairs() throws {
+        let pieces = [
+            "", "a", "e", "f", "E", " ", "~", "\u{E9}", "e\u{301}", "\u{301}", "\u{316}", "\u{327}", "\u{C5}",
+            "A\u{30A}", "\u{212B}", "\u{1F600}", "\u{E000}", "\u{AC00}", "\u{1100}\u{1161}", "\u{1E0B}\u{323}",
+        ]
+        var state: UInt64 = 0x5EED
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(state >> 33) % bound
+        }
+        func text(_ count: Int) -> String { (0..<count).map { _ in pieces[next(pieces.count)] }.joined() }
+        for _ in 0..<20_000 {
+            let prefix = text(next(3))
+            let lhs = prefix + text(next(4))
+            let rhs = prefix + text(next(4))
+            let left = Array(lhs.decomposedStringWithCanonicalMapping.utf16)
+            let right = Array(rhs.decomposedStringWithCanonicalMapping.utf16)
+            let expected: Ordering =
+                left == right ? .same : left.lexicographicallyPrecedes(right) ? .ascending : .descending
+            let ordered = try ValueComparison.compare(.string(lhs), .string(rhs))
+            #expect(ordered == expected, "\(lhs.unicodeScalars.map(\.value)) vs \(rhs.unicodeScalars.map(\.value))")
+        }
+    }
 
     /// The folded form is what comparisons see.
     @Test(arguments: [

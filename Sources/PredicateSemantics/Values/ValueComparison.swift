@@ -52,11 +52,37 @@ public enum ValueComparison {
     /// Strings in Apple's `compare:` order: canonically equivalent strings are the same, and
     /// otherwise UTF-16 code units decide (SPEC §4.4.2, §9 item 24).
     static func compareStrings(_ lhs: String, _ rhs: String) -> Ordering {
-        if lhs.utf8.allSatisfy({ $0 < 0x80 }), rhs.utf8.allSatisfy({ $0 < 0x80 }) {
-            return lexicographic(lhs.utf8, rhs.utf8)
-        }
+        if let decided = orderAtFirstDifference(lhs, rhs) { return decided }
         return lexicographic(
             lhs.decomposedStringWithCanonicalMapping.utf16, rhs.decomposedStringWithCanonicalMapping.utf16)
+    }
+
+    /// The order of two strings decided from their UTF-8 bytes, when the first byte where they
+    /// differ is ASCII in both, or one string ends there and the other goes on with an ASCII
+    /// byte; `nil` otherwise (the full comparison is needed).
+    ///
+    /// Sound because an ASCII character is a starter that decomposes to itself: the shared
+    /// prefix decomposes alike in both strings, canonical reordering never moves a mark across a
+    /// starter, and ASCII bytes and UTF-16 units order alike. So non-ASCII text costs a byte
+    /// scan unless it differs at a non-ASCII character (`"é" < "f"` decomposes to `e` + U+0301).
+    static func orderAtFirstDifference(_ lhs: String, _ rhs: String) -> Ordering? {
+        var lhs = lhs
+        var rhs = rhs
+        return lhs.withUTF8 { a in
+            rhs.withUTF8 { b -> Ordering? in
+                let shared = min(a.count, b.count)
+                var index = 0
+                while index < shared, a[index] == b[index] { index += 1 }
+                switch (index < a.count ? a[index] : nil, index < b.count ? b[index] : nil) {
+                case (nil, nil): return .same
+                case (nil, let next?): return next < 0x80 ? .ascending : nil
+                case (let next?, nil): return next < 0x80 ? .descending : nil
+                case (let left?, let right?):
+                    guard left < 0x80, right < 0x80 else { return nil }
+                    return left < right ? .ascending : .descending
+                }
+            }
+        }
     }
 
     private static func lexicographic<C: Collection>(_ lhs: C, _ rhs: C) -> Ordering
