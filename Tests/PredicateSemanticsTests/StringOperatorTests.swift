@@ -223,6 +223,7 @@ struct OperatorCase: CustomTestStringConvertible, Sendable {
         let pieces = [
             "", "a", "e", "f", "E", " ", "~", "\u{E9}", "e\u{301}", "\u{301}", "\u{316}", "\u{327}", "\u{C5}",
             "A\u{30A}", "\u{212B}", "\u{1F600}", "\u{E000}", "\u{AC00}", "\u{1100}\u{1161}", "\u{1E0B}\u{323}",
+            "\u{345}",
         ]
         var state: UInt64 = 0x5EED
         func next(_ bound: Int) -> Int {

@@ -59,12 +59,16 @@ public enum ValueComparison {
 
     /// The order of two strings decided from their UTF-8 bytes, when the first byte where they
     /// differ is ASCII in both, or one string ends there and the other goes on with an ASCII
-    /// byte; `nil` otherwise (the full comparison is needed).
+    /// byte or after a shared prefix that is empty or ends with an ASCII byte; `nil` otherwise
+    /// (the full comparison is needed).
     ///
     /// Sound because an ASCII character is a starter that decomposes to itself: the shared
     /// prefix decomposes alike in both strings, canonical reordering never moves a mark across a
-    /// starter, and ASCII bytes and UTF-16 units order alike. So non-ASCII text costs a byte
-    /// scan unless it differs at a non-ASCII character (`"é" < "f"` decomposes to `e` + U+0301).
+    /// starter, and ASCII bytes and UTF-16 units order alike; a prefix ending with a starter
+    /// decomposes to a prefix of the longer string's decomposition. (Ending with a mark it may
+    /// not: `a` U+0345 + U+0301 decomposes to `a` U+0301 U+0345, which sorts before `a` U+0345.)
+    /// So non-ASCII text costs a byte scan unless it differs at a non-ASCII character
+    /// (`"é" < "f"` decomposes to `e` + U+0301).
     static func orderAtFirstDifference(_ lhs: String, _ rhs: String) -> Ordering? {
         var lhs = lhs
         var rhs = rhs
@@ -73,10 +77,11 @@ public enum ValueComparison {
                 let shared = min(a.count, b.count)
                 var index = 0
                 while index < shared, a[index] == b[index] { index += 1 }
+                let prefixEndsWithStarter = index == 0 || a[index - 1] < 0x80
                 switch (index < a.count ? a[index] : nil, index < b.count ? b[index] : nil) {
                 case (nil, nil): return .same
-                case (nil, let next?): return next < 0x80 ? .ascending : nil
-                case (let next?, nil): return next < 0x80 ? .descending : nil
+                case (nil, let next?): return next < 0x80 || prefixEndsWithStarter ? .ascending : nil
+                case (let next?, nil): return next < 0x80 || prefixEndsWithStarter ? .descending : nil
                 case (let left?, let right?):
                     guard left < 0x80, right < 0x80 else { return nil }
                     return left < right ? .ascending : .descending
