@@ -88,16 +88,22 @@ import Testing
         }
     }
 
-    /// A quantified comparison over the selected items, decided on the items in place, spends
-    /// the steps it spends on the context's array: at every budget, the same result or error.
-    @Test(arguments: ["ANY fileproviderItems.isUploaded == NO", "ALL fileproviderItems.capabilities BETWEEN {0, 8}"])
+    /// A quantified comparison or a counting `SUBQUERY` over the selected items, decided on the
+    /// items in place (the count, when it is the whole rule, without entering the instruction
+    /// loop), spends the steps it spends on the context's array: at every budget, the same
+    /// result or error.
+    @Test(arguments: [
+        "ANY fileproviderItems.isUploaded == NO", "ALL fileproviderItems.capabilities BETWEEN {0, 8}",
+        "SUBQUERY(fileproviderItems, $i, $i.isUploaded == NO).@count > 0",
+        "SUBQUERY(fileproviderItems, $i, $i.capabilities BETWEEN {0, 8}).@count == 12",
+    ])
     func quantifiedBudgetIsSpentAlike(_ rule: String) throws {
         let bound = Binder.bind(try PredicateParser.parsePredicate(rule).predicate, selfType: Self.contextType)
         let program = try Compiler.compile(bound, source: rule)
         let selected = (0..<12).map { Self.items[$0 % Self.items.count] }
         let context = FileProviderContext.activation(selectedItems: selected)
         var outcomes: Set<String> = []
-        for budget in 0...30 {
+        for budget in 0...200 {
             let environment = EvaluationEnvironment(limits: EvaluationLimits(maximumSteps: budget))
             var machine = VirtualMachine(program: program, environment: environment)
             let onContext = FusedComparisonTests.outcome { () throws(EvaluationError) in

@@ -291,6 +291,36 @@ struct CountLoop {
 
 extension VirtualMachine {
     /// The ``CountLoop`` of each instruction, for the tests of ``storedSites``.
+    /// The program as a ``WholeSelectionCount``, when it is one.
+    func makeWholeSelectionCount() -> WholeSelectionCount? {
+        let code = program.code
+        let loop = 2
+        guard code.count > loop, loop < countLoops.count, case .loadSelfKeyPath(let path) = code[0],
+            Int(path) < selectionPaths.count, case .key(let key) = selectionPaths[Int(path)],
+            case .subqueryBegin(_, let slot) = code[1]
+        else { return nil }
+        let plan = countLoops.base[loop]
+        guard plan.isPresent, plan.slot == Int(slot), plan.countTest != nil, plan.resume < code.count,
+            case .returnBool = code[plan.resume]
+        else { return nil }
+        return WholeSelectionCount(key: key, slot: Int(slot), loop: loop)
+    }
+
+    /// Answers the program that is ``wholeSelectionCount`` over `selection` at once: its
+    /// `SELF_KEYPATH` and `SUBQUERY_BEGIN` steps, the loop's and comparison's (``countAtOnce(_:slot:_:)``)
+    /// and `RETURN_BOOL`'s, charged together, the answer left as the instructions leave it.
+    /// `false`, with nothing charged or changed, when the loop cannot be counted at once or the
+    /// budget would run out on the way (the instructions then run, and fail where they do).
+    @inline(__always)
+    mutating func countWholeSelection(_ entry: WholeSelectionCount, _ selection: ItemSelection) -> Bool {
+        guard entry.key == selectionKey, steps >= 3 else { return false }
+        steps &-= 3
+        var pc = entry.loop
+        if countAtOnce(selection, slot: entry.slot, &pc) { return true }
+        steps &+= 3
+        return false
+    }
+
     func makeCountLoops() -> PlainStorage<CountLoop> {
         let code = program.code
         let loops = code.indices.map { loop -> CountLoop in
@@ -308,4 +338,17 @@ extension VirtualMachine {
         }
         return PlainStorage(loops)
     }
+}
+
+/// A program that is one counting `SUBQUERY` over the selected items, whose body is a test of a
+/// field stored in them, compared with a number and returned
+/// (`SUBQUERY(fileproviderItems, $i, $i.isUploaded == NO).@count > 0`, the commonest activation
+/// rule): evaluated without entering the instruction loop.
+struct WholeSelectionCount {
+    /// The selection key the program reads (an index into ``VirtualMachine/selectionKeys``).
+    let key: Int
+    /// The loop's variable.
+    let slot: Int
+    /// The loop's `SUBQUERY_NEXT`, where its ``CountLoop`` is.
+    let loop: Int
 }

@@ -145,11 +145,13 @@ extension VirtualMachine {
         selection items: UnsafeBufferPointer<Item>, key: String, variables: [String: Value] = [:]
     ) throws(EvaluationError) -> Bool {
         prepare(variables: variables)
-        selection = ItemSelection(items, schema: adopt(Item.self))
+        let items = ItemSelection(items, schema: adopt(Item.self))
         if selectionName != key {
             selectionName = key
             selectionKey = selectionKeys.firstIndex(of: key) ?? -1
         }
+        if let entry = wholeSelectionCount, countWholeSelection(entry, items) { return try predicateResult() }
+        selection = items
         defer {
             selection = nil
             if hasSelfValue { dropSelfValue() }

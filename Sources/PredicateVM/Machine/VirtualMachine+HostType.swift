@@ -66,6 +66,7 @@ extension VirtualMachine {
         }
         decisionTable = makeDecisionTable()
         countLoops = makeCountLoops()
+        wholeSelectionCount = makeWholeSelectionCount()
     }
 
     /// Comparison site `index` as a ``StringSite`` for items of type `Item`, when its key path is

@@ -84,6 +84,8 @@ public struct VirtualMachine: Sendable {
     var decisionTable = DecisionTable.none
     /// The ``CountLoop`` of each instruction: made again with ``storedSites``.
     var countLoops = PlainStorage<CountLoop>([])
+    /// The ``WholeSelectionCount`` the program is, if it is one: made again with ``countLoops``.
+    var wholeSelectionCount: WholeSelectionCount?
     /// ``EvaluationLimits/maximumCollectionCount`` of the environment, read once.
     let maximumCollection: Int
 
