@@ -111,6 +111,15 @@ enum StringOutcome {
     }
 }
 
+/// What a dictionary site found where the dictionary lies (``VirtualMachine/decideStoredDictionary(_:_:)``).
+enum DictionaryOutcome {
+    case isFalse, isTrue
+    /// A value the prepared comparison does not decide: the general comparison's.
+    case general
+    /// No value the look-up can answer: the general path's.
+    case absent
+}
+
 extension VirtualMachine {
     /// Comparison site `index`: its key path read (in place when it is a field of the item that
     /// `SELF` or the site's variable stands for), then decided from the field's stored bits, or
@@ -264,7 +273,31 @@ extension VirtualMachine {
         }
         let value: Value?
         if let field = site.pointee.field, ObjectIdentifier(receiver.type) == hostType {
-            value = field.withDictionary(in: receiver.address, whenNil: { .nil }, lookUp)
+            // Decided where the value lies, when the prepared comparison decides it: the value
+            // never leaves the dictionary (a `Value?` copied out goes through the runtime's
+            // generic `Optional` witnesses, about a hundred instructions an element).
+            let outcome = reference._withUnsafeGuaranteedRef { prepared -> DictionaryOutcome in
+                func decided(_ value: Value) -> DictionaryOutcome {
+                    guard prepared.quantifier == .direct, let answer = prepared.decide(value) else { return .general }
+                    return answer ? .isTrue : .isFalse
+                }
+                return field.withDictionary(in: receiver.address, whenNil: { decided(.nil) }) { entries in
+                    guard let found = lookUp(entries) else { return .absent }
+                    return decided(found)
+                }
+            }
+            switch outcome {
+            case .isTrue, .isFalse:
+                // What ``decide(_:_:_:)`` charges after the loads.
+                steps -= site.pointee.loads
+                if steps < 0 { try charge(0) }
+                try charge(reference.takeUnretainedValue().scalarCost)
+                return outcome == .isTrue
+            case .absent:
+                return nil
+            case .general:
+                value = field.withDictionary(in: receiver.address, whenNil: { .nil }, lookUp)
+            }
         } else {
             switch receiver.value(atSlot: site.pointee.slot) {
             case .dictionary(let entries): value = lookUp(entries)
