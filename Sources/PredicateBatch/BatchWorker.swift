@@ -442,20 +442,31 @@ final class BatchWorker {
         var kept = 0
         mixed.tags.withUnsafeBufferPointer { tags in
             mixed.payloads.withUnsafeBufferPointer { payloads in
-                for index in 0..<input.count where !exhausted {
+                var index = 0
+                while index < input.count && !exhausted {
+                    if fastNumbers {
+                        // Nil or an integer, the common rows, in a run with nothing that can
+                        // fail or charge (so `exhausted` cannot change within it): both answers
+                        // computed, one chosen, so the branch taken depends on no row's kind.
+                        while index < input.count {
+                            let row = input.row(index)
+                            let tag = tags[row]
+                            guard tag <= integerTag else { break }
+                            let integerHolds =
+                                ((UInt64(bitPattern: payloads[row] &- lower) <= span) && integersHold)
+                                != integersNegated
+                            output[kept] = Int32(truncatingIfNeeded: row)
+                            kept &+= (tag == integerTag ? integerHolds : nilHolds) ? 1 : 0
+                            index &+= 1
+                        }
+                        guard index < input.count else { break }
+                    }
                     let row = input.row(index)
+                    index &+= 1
                     let payload = payloads[row]
                     let tag = tags[row]
                     let holds: Bool
-                    if fastNumbers && tag <= integerTag {
-                        // Nil or an integer, the common rows: both answers computed, one chosen,
-                        // so the branch taken depends on no row's kind.
-                        let integerHolds =
-                            ((UInt64(bitPattern: payload &- lower) <= span) && integersHold) != integersNegated
-                        output[kept] = Int32(truncatingIfNeeded: row)
-                        kept &+= (tag == integerTag ? integerHolds : nilHolds) ? 1 : 0
-                        continue
-                    } else if tag == integerTag && integers != nil {
+                    if tag == integerTag && integers != nil {
                         holds = ((UInt64(bitPattern: payload &- lower) <= span) && integersHold) != integersNegated
                     } else if tag == doubleTag, let doubles {
                         holds = doubles.holds(Double(bitPattern: UInt64(bitPattern: payload)))
