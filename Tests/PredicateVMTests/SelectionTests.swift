@@ -89,18 +89,25 @@ import Testing
     }
 
     /// A quantified comparison or a counting `SUBQUERY` over the selected items, decided on the
-    /// items in place (the count, when it is the whole rule, without entering the instruction
-    /// loop), spends the steps it spends on the context's array: at every budget, the same
-    /// result or error.
+    /// items in place (a stored field, or a key of a stored dictionary; the count, when it is the
+    /// whole rule, without entering the instruction loop), spends the steps it spends on the
+    /// context's array: at every budget, the same result or error (`rank >= 3` meets the string
+    /// `"high"`, which the count at once leaves to the instructions).
     @Test(arguments: [
         "ANY fileproviderItems.isUploaded == NO", "ALL fileproviderItems.capabilities BETWEEN {0, 8}",
         "SUBQUERY(fileproviderItems, $i, $i.isUploaded == NO).@count > 0",
         "SUBQUERY(fileproviderItems, $i, $i.capabilities BETWEEN {0, 8}).@count == 12",
+        "SUBQUERY(fileproviderItems, $i, $i.userInfo.rank != nil).@count > 0",
+        "SUBQUERY(fileproviderItems, $i, $i.userInfo.rank == 4).@count >= 1",
+        "SUBQUERY(fileproviderItems, $i, $i.userInfo.rank >= 3).@count >= 1",
     ])
     func quantifiedBudgetIsSpentAlike(_ rule: String) throws {
         let bound = Binder.bind(try PredicateParser.parsePredicate(rule).predicate, selfType: Self.contextType)
         let program = try Compiler.compile(bound, source: rule)
-        let selected = (0..<12).map { Self.items[$0 % Self.items.count] }
+        // Without the item whose `rank` is NaN, which the prepared comparisons leave to the
+        // general path: the other keys are counted at once.
+        let counted = Self.items.indices.filter { $0 != 2 }
+        let selected = (0..<12).map { Self.items[counted[$0 % counted.count]] }
         let context = FileProviderContext.activation(selectedItems: selected)
         var outcomes: Set<String> = []
         for budget in 0...200 {

@@ -273,19 +273,7 @@ extension VirtualMachine {
         }
         let value: Value?
         if let field = site.pointee.field, ObjectIdentifier(receiver.type) == hostType {
-            // Decided where the value lies, when the prepared comparison decides it: the value
-            // never leaves the dictionary (a `Value?` copied out goes through the runtime's
-            // generic `Optional` witnesses, about a hundred instructions an element).
-            let outcome = reference._withUnsafeGuaranteedRef { prepared -> DictionaryOutcome in
-                func decided(_ value: Value) -> DictionaryOutcome {
-                    guard prepared.quantifier == .direct, let answer = prepared.decide(value) else { return .general }
-                    return answer ? .isTrue : .isFalse
-                }
-                return field.withDictionary(in: receiver.address, whenNil: { decided(.nil) }) { entries in
-                    guard let found = lookUp(entries) else { return .absent }
-                    return decided(found)
-                }
-            }
+            let outcome = storedDictionaryOutcome(index, receiver)
             switch outcome {
             case .isTrue, .isFalse:
                 // What ``decide(_:_:_:)`` charges after the loads.
@@ -309,6 +297,36 @@ extension VirtualMachine {
         steps -= site.pointee.loads
         if steps < 0 { try charge(0) }
         return try decide(index, reference, value)
+    }
+
+    /// Site `index` (a ``DictionarySite`` whose receivers store the dictionary) decided for
+    /// `receiver` where the value lies, nothing charged: ``DictionaryOutcome/general`` when the
+    /// prepared comparison does not decide the value, ``DictionaryOutcome/absent`` when the site
+    /// does not apply or the look-up cannot answer.
+    ///
+    /// The value never leaves the dictionary: a `Value?` copied out goes through the runtime's
+    /// generic `Optional` witnesses, about a hundred instructions an element.
+    @inline(__always)
+    func storedDictionaryOutcome(_ index: Int, _ receiver: ItemReader) -> DictionaryOutcome {
+        guard index < dictionarySites.count, index < comparisons.count, let reference = comparisons[index] else {
+            return .absent
+        }
+        let site = dictionarySites.base + index
+        guard let key = site.pointee.key, let field = site.pointee.field, receiver.schema == site.pointee.schema,
+            ObjectIdentifier(receiver.type) == hostType
+        else { return .absent }
+        return reference._withUnsafeGuaranteedRef { prepared -> DictionaryOutcome in
+            func decided(_ value: Value) -> DictionaryOutcome {
+                guard prepared.quantifier == .direct, let answer = prepared.decide(value) else { return .general }
+                return answer ? .isTrue : .isFalse
+            }
+            return field.withDictionary(in: receiver.address, whenNil: { decided(.nil) }) { entries in
+                guard let found = key._withUnsafeGuaranteedRef({ $0.lookup.value(in: entries) }) else {
+                    return .absent
+                }
+                return decided(found)
+            }
+        }
     }
 
     /// Comparison site `index` on the general path: the key path read as a value, then the

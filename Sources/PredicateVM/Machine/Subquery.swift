@@ -223,13 +223,25 @@ extension VirtualMachine {
         var matched = 0
         if let first = selection.first {
             guard ObjectIdentifier(first.type) == hostType else { return false }
-            var undecided = 0
-            for index in 0..<selection.count {
-                let bits = test.answerBits(first.address + index &* selection.stride)
-                matched &+= bits & 1
-                undecided |= bits
+            let dictionarySite = plan.pointee.dictionarySite
+            if dictionarySite >= 0 {
+                for index in 0..<selection.count {
+                    guard let item = selection.item(index) else { return false }
+                    switch storedDictionaryOutcome(dictionarySite, item) {
+                    case .isTrue: matched &+= 1
+                    case .isFalse: break
+                    case .general, .absent: return false
+                    }
+                }
+            } else {
+                var undecided = 0
+                for index in 0..<selection.count {
+                    let bits = test.answerBits(first.address + index &* selection.stride)
+                    matched &+= bits & 1
+                    undecided |= bits
+                }
+                guard undecided & FieldTest.undecided == 0 else { return false }
             }
-            guard undecided & FieldTest.undecided == 0 else { return false }
         }
         guard matched <= maximumCollection else { return false }
         let perItem = selection.count.multipliedReportingOverflow(by: plan.pointee.perItem)
@@ -271,8 +283,11 @@ struct CountLoop {
     let isPresent: Bool
     /// The loop's variable.
     let slot: Int
-    /// The body's test of each item.
+    /// The body's test of each item, when it tests a stored scalar.
     let test: FieldTest
+    /// The body's comparison site, when it compares a key of a dictionary the items store
+    /// (``VirtualMachine/storedDictionaryOutcome(_:_:)``); -1 otherwise.
+    let dictionarySite: Int
     /// What each item costs: `SUBQUERY_BEGIN`'s step for it, then its `TEST` (and the site's
     /// cost), `SUBQUERY_COLLECT` and `SUBQUERY_NEXT`.
     let perItem: Int
@@ -286,11 +301,11 @@ struct CountLoop {
     let resume: Int
 
     static let absent = CountLoop(
-        isPresent: false, slot: -1, test: .never, perItem: 0, fixedCost: 0, countTest: nil, resume: 0)
+        isPresent: false, slot: -1, test: .never, dictionarySite: -1, perItem: 0, fixedCost: 0, countTest: nil,
+        resume: 0)
 }
 
 extension VirtualMachine {
-    /// The ``CountLoop`` of each instruction, for the tests of ``storedSites``.
     /// The program as a ``WholeSelectionCount``, when it is one.
     func makeWholeSelectionCount() -> WholeSelectionCount? {
         let code = program.code
@@ -321,20 +336,37 @@ extension VirtualMachine {
         return false
     }
 
+    /// The ``CountLoop`` of each instruction, for the tests of ``storedSites`` and of keys of
+    /// dictionaries the items store (``dictionarySites``).
     func makeCountLoops() -> PlainStorage<CountLoop> {
         let code = program.code
         let loops = code.indices.map { loop -> CountLoop in
             guard !hasEvaluationState, loop >= 1, loop < loopTests.count, let site = loopTests[loop],
-                site < storedSites.count, let test = storedSites.base[site].test,
-                case .subqueryBegin(_, let slot) = code[loop - 1], case .subqueryNext(let exit) = code[loop],
-                storedSites.base[site].variable == Int(slot)
+                site < storedSites.count, site < dictionarySites.count, site < comparisons.count,
+                let prepared = comparisons[site], case .subqueryBegin(_, let slot) = code[loop - 1],
+                case .subqueryNext(let exit) = code[loop]
             else { return .absent }
+            // A test of a stored scalar, or else of a key of a dictionary the items store; the
+            // site's cost is what its `TEST` charges after its own step.
+            let stored = storedSites.base[site]
+            let dictionary = dictionarySites.base[site]
+            let test: FieldTest
+            let cost: Int
+            let dictionarySite: Int
+            if let storedTest = stored.test, stored.variable == Int(slot) {
+                (test, cost, dictionarySite) = (storedTest, stored.cost, -1)
+            } else if dictionary.key != nil, dictionary.field != nil, dictionary.variable == Int(slot) {
+                (test, cost, dictionarySite) = (
+                    .never, dictionary.loads + prepared.takeUnretainedValue().scalarCost, site
+                )
+            } else {
+                return .absent
+            }
             let countTest = loop < countTests.count ? countTests[loop] : nil
             let exitAt = loop + 1 + Int(exit)
             return CountLoop(
-                isPresent: true, slot: Int(slot), test: test, perItem: 4 + storedSites.base[site].cost,
-                fixedCost: countTest == nil ? 2 : 5, countTest: countTest,
-                resume: exitAt + (countTest == nil ? 1 : 3))
+                isPresent: true, slot: Int(slot), test: test, dictionarySite: dictionarySite, perItem: 4 + cost,
+                fixedCost: countTest == nil ? 2 : 5, countTest: countTest, resume: exitAt + (countTest == nil ? 1 : 3))
         }
         return PlainStorage(loops)
     }
