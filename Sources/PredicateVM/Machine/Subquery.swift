@@ -207,7 +207,8 @@ extension VirtualMachine {
     }
 
     /// A counting `SUBQUERY` over the selected items whose body is one test of a field stored in
-    /// them (`SUBQUERY(fileproviderItems, $i, $i.isUploaded == YES).@count > 0`), run at once
+    /// them, or of a key of a dictionary they store
+    /// (`SUBQUERY(fileproviderItems, $i, $i.isUploaded == YES).@count > 0`), run at once
     /// from its `SUBQUERY_BEGIN` (charged) with `pc` at its `SUBQUERY_NEXT`: every item tested in
     /// place without binding the variable or pushing a frame, then the loop's instructions and
     /// its exit (`@count`, and the comparison with a number after it) charged as they charge
@@ -276,7 +277,8 @@ extension VirtualMachine {
 }
 
 /// What ``VirtualMachine/countAtOnce(_:slot:_:)`` needs of a counting `SUBQUERY` over selected
-/// items whose body is one test of a field stored in them, resolved with the item type's
+/// items whose body is one test of a field stored in them (or of a key of a dictionary they
+/// store), resolved with the item type's
 /// tables, by its `SUBQUERY_NEXT`: plain data, read through one pointer.
 struct CountLoop {
     /// Whether the loop at this instruction is of that form (the other fields mean nothing if not).
@@ -373,7 +375,8 @@ extension VirtualMachine {
 }
 
 /// A program that is one counting `SUBQUERY` over the selected items, whose body is a test of a
-/// field stored in them, compared with a number and returned
+/// field stored in them (or of a key of a dictionary they store), compared with a number and
+/// returned
 /// (`SUBQUERY(fileproviderItems, $i, $i.isUploaded == NO).@count > 0`, the commonest activation
 /// rule): evaluated without entering the instruction loop.
 struct WholeSelectionCount {
