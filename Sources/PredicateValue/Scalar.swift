@@ -67,8 +67,10 @@ public struct Scalar: Hashable, Sendable {
     /// The scalar `value` is: a nil, a Boolean, a number or a date; ``other`` for anything else
     /// (a null among them, which only collections hold).
     @inlinable
-    public init(_ value: Value) {
-        switch value {
+    public init(_ value: consuming Value) {
+        // Consumed, so that matching moves the payload out instead of copying the value first
+        // (a copy and two destructions through the enum's witnesses, most of the conversion).
+        switch consume value {
         case .nil: self = .nil
         case .bool(let flag): self = .bool(flag)
         case .int(let number): self = .int(number)

@@ -15,14 +15,19 @@ struct ScalarSite {
     /// 3 from a variable) and ``EvaluationCost/comparison(_:_:)`` for a scalar left operand.
     let cost: Int
     let decision: ScalarDecision
+    /// Whether the schema declares the field a string: its scalar is never one, so the field's
+    /// value is read at once instead of after asking for a scalar (which, by the protocol's
+    /// default, builds the same value).
+    let readsValue: Bool
 
-    init(schema: ObjectIdentifier, slot: Int, variable: Int, cost: Int, decision: ScalarDecision) {
+    init(schema: ObjectIdentifier, slot: Int, variable: Int, cost: Int, decision: ScalarDecision, readsValue: Bool) {
         isPresent = true
         self.schema = schema
         self.slot = slot
         self.variable = variable
         self.cost = cost
         self.decision = decision
+        self.readsValue = readsValue
     }
 
     private init() {
@@ -32,6 +37,7 @@ struct ScalarSite {
         variable = -1
         cost = 0
         decision = ScalarDecision.none
+        readsValue = false
     }
 
     /// A site that the scalar path does not decide.
@@ -171,7 +177,7 @@ extension VirtualMachine {
                 let receiver = site.pointee.variable < 0 ? item : boundItem(site.pointee.variable),
                 receiver.schema == site.pointee.schema
             {
-                let scalar = receiver.scalar(atSlot: site.pointee.slot)
+                let scalar = site.pointee.readsValue ? Scalar.other : receiver.scalar(atSlot: site.pointee.slot)
                 if let decided = site.pointee.decision.decide(scalar) {
                     try charge(site.pointee.cost)
                     return decided
@@ -206,26 +212,8 @@ extension VirtualMachine {
             ObjectIdentifier(receiver.type) == hostType
         else { return nil }
         let cost = site.pointee.cost
-        let target = index < conformanceTargets.count ? conformanceTargets[index] : nil
-        // Borrowed: the program holds the prepared comparison, and the item its string.
         var unordered = ""
-        let outcome = reference._withUnsafeGuaranteedRef { prepared -> StringOutcome in
-            field.withString(in: receiver.address, whenNil: { StringOutcome(prepared.scalar.nilResult) }) { text in
-                if let decided = prepared.decide(string: text) { return decided ? .isTrue : .isFalse }
-                guard prepared.quantifier == .direct else { return .general }
-                if prepared.stringsCannotBeOrdered {
-                    unordered = text
-                    return .cannotOrder
-                }
-                if prepared.pattern != nil { return .pattern }
-                // `UTI-CONFORMS-TO`: the type table's answer; the general comparison of two
-                // strings charges what the site's cost counts.
-                if let type = prepared.conformanceType {
-                    return environment.uniformTypes.conforms(text, to: type, otherID: target) ? .isTrue : .isFalse
-                }
-                return .general
-            }
-        }
+        let outcome = storedStringOutcome(index, field, reference, receiver, unordered: &unordered)
         switch outcome {
         case .isFalse, .isTrue:
             steps -= cost
@@ -297,6 +285,35 @@ extension VirtualMachine {
         steps -= site.pointee.loads
         if steps < 0 { try charge(0) }
         return try decide(index, reference, value)
+    }
+
+    /// What site `index`'s prepared comparison makes of the string `field` of `receiver`, where
+    /// it lies, nothing charged; `unordered` receives the string when it cannot be ordered
+    /// against the constant.
+    @inline(__always)
+    func storedStringOutcome(
+        _ index: Int, _ field: StoredString, _ reference: Unmanaged<PreparedComparison>, _ receiver: ItemReader,
+        unordered: inout String
+    ) -> StringOutcome {
+        let target = index < conformanceTargets.count ? conformanceTargets[index] : nil
+        // Borrowed: the program holds the prepared comparison, and the item its string.
+        return reference._withUnsafeGuaranteedRef { prepared -> StringOutcome in
+            field.withString(in: receiver.address, whenNil: { StringOutcome(prepared.scalar.nilResult) }) { text in
+                if let decided = prepared.decide(string: text) { return decided ? .isTrue : .isFalse }
+                guard prepared.quantifier == .direct else { return .general }
+                if prepared.stringsCannotBeOrdered {
+                    unordered = text
+                    return .cannotOrder
+                }
+                if prepared.pattern != nil { return .pattern }
+                // `UTI-CONFORMS-TO`: the type table's answer; the general comparison of two
+                // strings charges what the site's cost counts.
+                if let type = prepared.conformanceType {
+                    return environment.uniformTypes.conforms(text, to: type, otherID: target) ? .isTrue : .isFalse
+                }
+                return .general
+            }
+        }
     }
 
     /// Site `index` (a ``DictionarySite`` whose receivers store the dictionary) decided for

@@ -1,3 +1,5 @@
+import PredicateValue
+
 /// A rule made only of tests of fields stored in `SELF`, `NOT`, `AND` and `OR`, decided from
 /// its tests' answers all at once: each test is run (a typed load and a comparison, no branch
 /// on the item's data), the answers form an index, and the table says what the straight loop
@@ -39,11 +41,25 @@ protocol StraightDecider {
     /// The answer of the test at word `index`, a test of a field of `kind`; `nil` when the
     /// general path must decide it.
     func decide(_ word: UnsafePointer<MachineWord>, _ kind: FieldTest.Kind, at index: Int) -> Bool?
+
+    /// `SELF`, for the tests of other sites read from it (``MachineOperation/testSelfString`` and the like);
+    /// `nil` when they are left to the general path.
+    var item: ItemReader? { get }
 }
 
 /// The item's own fields, read through its address.
 struct StoredFields: StraightDecider {
     let address: UnsafeRawPointer
+    let type: any KeyValueCoding.Type
+    /// The item's schema identity, when its type says it without asking the item.
+    let schema: ObjectIdentifier?
+
+    /// The item, its schema asked of it only when its type has no shared one: only the tests
+    /// that need it pay for that.
+    @inline(__always)
+    var item: ItemReader? {
+        schema.map { ItemReader(address: address, type: type, schema: $0) } ?? ItemReader(address: address, type: type)
+    }
 
     @inline(__always)
     func decide(_ word: UnsafePointer<MachineWord>, _ kind: FieldTest.Kind, at _: Int) -> Bool? {
@@ -65,6 +81,8 @@ private struct AnswerCombination: StraightDecider {
     let answers: Int
     /// For each word, its test's number, or -1.
     let testOfWord: [Int]
+    /// No item: the table is made of the stored fields' tests alone.
+    var item: ItemReader? { nil }
 
     func decide(_ word: UnsafePointer<MachineWord>, _ kind: FieldTest.Kind, at index: Int) -> Bool? {
         guard index < testOfWord.count, testOfWord[index] >= 0 else { return nil }

@@ -49,7 +49,7 @@ extension VirtualMachine {
                         pushBool(decided, &r)
                         pc &+= Int(use.offset)
                     }
-                case .test:
+                case .test, .testSelfString, .testSelfDictionary, .testSelfScalar:
                     let use = word.pointee.use
                     r.steps &-= Int(use.extraSteps)
                     let site = Int(word.pointee.site)
@@ -121,10 +121,15 @@ extension VirtualMachine {
     /// The same loop with nothing in it that can call out, fail or move the bits to the value
     /// stack: a rule made of comparisons of the item's own fields runs to its end here with the
     /// steps, the bits and `pc` in registers and no error handling to set up.
+    ///
+    /// `type` is the item's type and `schema` its schema identity when the type has a shared
+    /// one (else the item is asked, when a test needs it).
     @inline(__always)
-    mutating func runStraight(_ selfAddress: UnsafeRawPointer, _ pc: inout Int) -> Bool {
+    mutating func runStraight(
+        _ selfAddress: UnsafeRawPointer, type: any KeyValueCoding.Type, schema: ObjectIdentifier?, _ pc: inout Int
+    ) -> Bool {
         if pc == 0, decideAtOnce(selfAddress) { return true }
-        return runWords(StoredFields(address: selfAddress), &pc)
+        return runWords(StoredFields(address: selfAddress, type: type, schema: schema), &pc)
     }
 
     /// The straight loop of ``runStraight(_:_:)``, with `decider` answering the tests of fields
@@ -145,6 +150,7 @@ extension VirtualMachine {
             // One dispatch: a test's case loads and tests its kind of field, then the tail
             // below charges and pushes; the other cases go on (or stop) from their own.
             let decided: Bool?
+            var siteCost = Int(word.pointee.cost)
             switch word.pointee.operation {
             case .testSelfBool: decided = decider.decide(word, .bool, at: at)
             case .testSelfInt64: decided = decider.decide(word, .int64, at: at)
@@ -153,6 +159,18 @@ extension VirtualMachine {
             case .testSelfOptionalUInt64: decided = decider.decide(word, .optionalUInt64, at: at)
             case .testSelfDouble: decided = decider.decide(word, .double, at: at)
             case .testSelfOptionalDouble: decided = decider.decide(word, .optionalDouble, at: at)
+            case .testSelfString, .testSelfDictionary, .testSelfScalar:
+                guard let item = decider.item else { return false }
+                let site = Int(word.pointee.site)
+                let answer =
+                    switch word.pointee.operation {
+                    case .testSelfString: decideSelfString(site, item)
+                    case .testSelfDictionary: decideSelfDictionary(site, item)
+                    default: decideSelfScalar(site, item)
+                    }
+                guard answer.isDecided else { return false }
+                decided = answer.answer
+                siteCost = answer.cost
             case .not:
                 guard r.steps >= 1, r.bitCount > 0 else { return false }
                 r.steps &-= 1
@@ -193,7 +211,7 @@ extension VirtualMachine {
             }
             let use = word.pointee.use
             // The word's step, a `TEST_AND`'s or `TEST_OR`'s jump, and the site's own cost.
-            let cost = 1 &+ Int(use.extraSteps) &+ Int(word.pointee.cost)
+            let cost = 1 &+ Int(use.extraSteps) &+ siteCost
             guard r.steps >= cost, r.bitCount < 64, let decided else { return false }
             r.steps &-= cost
             at &+= 1

@@ -10,6 +10,10 @@ struct BoundField {
     /// The components after the field (`rank` of `userInfo.rank`), read from the field's value
     /// as ``KeyValueAccess/value(along:from:variable:)`` would after reading the field.
     let rest: [KeyComponent]
+    /// Whether the schema declares the field a string (optional or not).
+    let holdsString: Bool
+    /// Whether the schema declares the field a dictionary (optional or not).
+    let holdsDictionary: Bool
 }
 
 /// What a key path reads from a selection's context, `{key: [items]}`.

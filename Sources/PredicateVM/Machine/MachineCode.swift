@@ -43,6 +43,12 @@ enum MachineOperation: UInt8 {
     case general
     /// `TEST`, `TEST_AND`, `TEST_OR` of any site: its stored field, its scalar, or the general path.
     case test
+    /// `TEST`, `TEST_AND`, `TEST_OR` of a site read from `SELF` that is not a field stored in
+    /// the host type's items, one for each way the straight loop decides it without the general
+    /// comparison (``VirtualMachine/decideSelfString(_:_:)`` and the like): a string stored in
+    /// place, a key of a dictionary, a field the type answers through a call. When the way does
+    /// not decide the item, the instruction loop runs the word as ``test``.
+    case testSelfString, testSelfDictionary, testSelfScalar
     case not
     case jump, jumpIfFalse, jumpIfFalseOrPop, jumpIfTrueOrPop
     case returnBool
@@ -100,11 +106,16 @@ struct MachineWord {
     }
 
     /// How `instruction` runs, given the typed test and cost of each comparison site that is a
-    /// field stored in `SELF` with a test that decides every value (``StoredSite``).
-    init(_ instruction: Instruction, selfField: (Int) -> (FieldTest, cost: Int)?) {
+    /// field stored in `SELF` with a test that decides every value (``StoredSite``), and how
+    /// the straight loop may decide another site read from `SELF` (`testSelfString` and the
+    /// like; `nil` when it may not).
+    init(
+        _ instruction: Instruction, selfField: (Int) -> (FieldTest, cost: Int)?,
+        selfSite: (Int) -> MachineOperation? = { _ in nil }
+    ) {
         func test(_ site: UInt16, _ use: TestUse) -> MachineWord {
             guard let (field, cost) = selfField(Int(site)), let cost = Int32(exactly: cost) else {
-                return MachineWord(.test, site: site, use: use)
+                return MachineWord(selfSite(Int(site)) ?? .test, site: site, use: use)
             }
             return MachineWord(.init(testing: field.kind), site: site, use: use, cost: cost, field: field)
         }
@@ -128,8 +139,11 @@ struct MachineWord {
     }
 
     /// The words of `code`.
-    static func lower(_ code: [Instruction], selfField: (Int) -> (FieldTest, cost: Int)?) -> PlainStorage<MachineWord> {
-        PlainStorage(code.map { MachineWord($0, selfField: selfField) })
+    static func lower(
+        _ code: [Instruction], selfField: (Int) -> (FieldTest, cost: Int)?,
+        selfSite: (Int) -> MachineOperation? = { _ in nil }
+    ) -> PlainStorage<MachineWord> {
+        PlainStorage(code.map { MachineWord($0, selfField: selfField, selfSite: selfSite) })
     }
 }
 

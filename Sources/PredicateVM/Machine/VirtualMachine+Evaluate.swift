@@ -48,7 +48,7 @@ extension VirtualMachine {
         prepare(variables: variables)
         let reader = reader(item)
         var pc = 0
-        if !runStraight(UnsafeRawPointer(item), &pc) {
+        if !runStraight(UnsafeRawPointer(item), type: reader.type, schema: reader.schema, &pc) {
             defer { if hasSelfValue { dropSelfValue() } }
             try run(reader, from: pc)
         }
@@ -91,7 +91,7 @@ extension VirtualMachine {
             let address = base + index &* stride
             do throws(EvaluationError) {
                 var pc = 0
-                if !runStraight(address, &pc) {
+                if !runStraight(address, type: type, schema: schema, &pc) {
                     defer { if hasSelfValue { dropSelfValue() } }
                     let reader =
                         schema.map { ItemReader(address: address, type: type, schema: $0) }

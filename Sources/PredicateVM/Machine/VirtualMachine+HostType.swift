@@ -63,6 +63,16 @@ extension VirtualMachine {
         machineCode = MachineWord.lower(program.code) { site in
             guard site < sites.count, sites[site].variable < 0, let test = sites[site].test else { return nil }
             return (test, sites[site].cost)
+        } selfSite: { site in
+            // In the order ``testByScalar(_:_:)`` tries them.
+            if site < strings.count, strings[site].field != nil, strings[site].variable < 0 { return .testSelfString }
+            if site < dictionaries.count, dictionaries[site].key != nil {
+                return dictionaries[site].variable < 0 ? .testSelfDictionary : nil
+            }
+            if site < scalarSites.count, scalarSites.base[site].isPresent, scalarSites.base[site].variable < 0 {
+                return .testSelfScalar
+            }
+            return nil
         }
         decisionTable = makeDecisionTable()
         countLoops = makeCountLoops()
@@ -107,12 +117,10 @@ extension VirtualMachine {
         {
             stored = place
         } else {
-            // Read once and looked up only when the schema says the field holds a dictionary:
-            // anything else (an object: `contentType.identifier`) goes to the general path at
-            // once, without a read first.
-            guard let shared = Item.sharedSchema, ObjectIdentifier(shared) == field.schema,
-                field.slot < shared.fields.count, shared.fields[field.slot].type.isDictionary
-            else { return .absent }
+            // Read once and looked up only when the schema the rule was bound to says the field
+            // holds a dictionary: anything else (an object: `contentType.identifier`) goes to
+            // the general path at once, without a read first.
+            guard field.holdsDictionary else { return .absent }
         }
         let variable: Int
         switch program.comparisons[index].receiver {

@@ -160,8 +160,12 @@ public struct VirtualMachine: Sendable {
             guard case .field(let field)? = components.first,
                 !components.contains(where: { $0.key?.hasPrefix("@distinct") == true })
             else { return nil }
+            let declared =
+                field.slot < field.schema.schema.fields.count ? field.schema.schema.fields[field.slot].type : .any
             return BoundField(
-                schema: ObjectIdentifier(field.schema.schema), slot: field.slot, rest: Array(components.dropFirst()))
+                schema: ObjectIdentifier(field.schema.schema), slot: field.slot, rest: Array(components.dropFirst()),
+                holdsString: declared == .string || declared == .optional(.string),
+                holdsDictionary: declared.isDictionary)
         }
         boundFields = fields
         maximumSteps = max(0, environment.limits.maximumSteps)
@@ -181,7 +185,8 @@ public struct VirtualMachine: Sendable {
             }
             return ScalarSite(
                 schema: field.schema, slot: field.slot, variable: variable,
-                cost: (variable < 0 ? 2 : 3) + prepared.scalarCost, decision: prepared.scalar)
+                cost: (variable < 0 ? 2 : 3) + prepared.scalarCost, decision: prepared.scalar,
+                readsValue: field.holdsString)
         }
         scalarSites = PlainStorage(sites)
         dictionaryKeys = zip(program.comparisons, program.prepared.sites).map { site, prepared -> DictionaryKey? in

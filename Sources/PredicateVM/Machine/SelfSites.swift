@@ -1,0 +1,107 @@
+import PredicateValue
+
+/// What a test of a site read from `SELF` answered in the straight loop, and the steps the
+/// instructions it stands for charge on that path (besides the word's own and its jump's); or
+/// that the general path must decide it. One integer, returned in a register.
+struct SiteAnswer {
+    private let bits: Int
+
+    /// Only the general path can decide the site.
+    static let undecided = SiteAnswer(bits: -1)
+
+    private init(bits: Int) { self.bits = bits }
+
+    @inline(__always)
+    init(_ answer: Bool, cost: Int) { bits = max(0, cost) << 1 | (answer ? 1 : 0) }
+
+    @inline(__always)
+    var isDecided: Bool { bits >= 0 }
+    @inline(__always)
+    var answer: Bool { bits & 1 == 1 }
+    @inline(__always)
+    var cost: Int { bits >> 1 }
+}
+
+// The tests of sites read from `SELF` that the straight loop decides (`testSelfString`,
+// `testSelfDictionary`, `testSelfScalar`): each decides as ``VirtualMachine/testByScalar(_:_:)``
+// does when no general comparison is needed, and answers ``SiteAnswer/undecided`` when only the
+// general path can decide (a pattern to run, an error to throw, a value the prepared constant
+// does not decide); the straight loop then stops before the word, and the instruction loop runs
+// it as `TEST`. None throws or charges: the caller charges ``SiteAnswer/cost`` once it knows the
+// budget covers it, so that an item whose rule runs out of steps fails where the instructions
+// would.
+extension VirtualMachine {
+    /// Site `index`, a string stored in `item` (``StringSite``), where it lies.
+    @inline(never)
+    func decideSelfString(_ index: Int, _ item: ItemReader) -> SiteAnswer {
+        guard index < stringSites.count else { return .undecided }
+        let site = stringSites.base + index
+        guard let field = site.pointee.field, let reference = site.pointee.prepared, site.pointee.variable < 0,
+            ObjectIdentifier(item.type) == hostType
+        else { return .undecided }
+        var unordered = ""
+        switch storedStringOutcome(index, field, reference, item, unordered: &unordered) {
+        case .isTrue: return SiteAnswer(true, cost: site.pointee.cost)
+        case .isFalse: return SiteAnswer(false, cost: site.pointee.cost)
+        case .cannotOrder, .pattern, .general: return .undecided
+        }
+    }
+
+    /// Site `index`, a key of a dictionary field of `item` (``DictionarySite``): looked up where
+    /// the dictionary lies when the item's type stores it, else in the field's value, read once.
+    @inline(never)
+    func decideSelfDictionary(_ index: Int, _ item: ItemReader) -> SiteAnswer {
+        guard index < dictionarySites.count, index < comparisons.count, let reference = comparisons[index] else {
+            return .undecided
+        }
+        let site = dictionarySites.base + index
+        guard let key = site.pointee.key, site.pointee.variable < 0, item.schema == site.pointee.schema else {
+            return .undecided
+        }
+        let cost = site.pointee.loads + reference._withUnsafeGuaranteedRef { $0.scalarCost }
+        if site.pointee.field != nil, ObjectIdentifier(item.type) == hostType {
+            switch storedDictionaryOutcome(index, item) {
+            case .isTrue: return SiteAnswer(true, cost: cost)
+            case .isFalse: return SiteAnswer(false, cost: cost)
+            case .general, .absent: return .undecided
+            }
+        }
+        let answer = reference._withUnsafeGuaranteedRef { prepared -> Bool? in
+            guard prepared.quantifier == .direct else { return nil }
+            switch item.value(atSlot: site.pointee.slot) {
+            case .dictionary(let entries):
+                guard let found = key._withUnsafeGuaranteedRef({ $0.lookup.value(in: entries) }) else { return nil }
+                return prepared.decide(found)
+            case let head where head.isNil:
+                return prepared.decide(head)
+            default:
+                return nil
+            }
+        }
+        return answer.map { SiteAnswer($0, cost: cost) } ?? .undecided
+    }
+
+    /// Site `index`, one field of `item` (``ScalarSite``): its scalar, or when the type answers
+    /// none for it (or the schema declares it a string), its value.
+    @inline(never)
+    func decideSelfScalar(_ index: Int, _ item: ItemReader) -> SiteAnswer {
+        guard index < scalarSites.count else { return .undecided }
+        let site = scalarSites.base + index
+        guard site.pointee.isPresent, site.pointee.variable < 0, item.schema == site.pointee.schema else {
+            return .undecided
+        }
+        if !site.pointee.readsValue {
+            let scalar = item.scalar(atSlot: site.pointee.slot)
+            if let decided = site.pointee.decision.decide(scalar) {
+                return SiteAnswer(decided, cost: site.pointee.cost)
+            }
+            guard scalar.kind == .other else { return .undecided }
+        }
+        guard index < comparisons.count, let reference = comparisons[index] else { return .undecided }
+        let value = item.value(atSlot: site.pointee.slot)
+        return reference._withUnsafeGuaranteedRef { prepared -> SiteAnswer in
+            guard prepared.quantifier == .direct, let decided = prepared.decide(value) else { return .undecided }
+            return SiteAnswer(decided, cost: site.pointee.cost)
+        }
+    }
+}

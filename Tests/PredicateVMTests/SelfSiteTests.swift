@@ -1,0 +1,152 @@
+import PredicateSemantics
+import PredicateSyntax
+import PredicateValue
+import Testing
+
+@testable import PredicateVM
+
+/// An item with only the conformance the protocol asks for: a schema per item and
+/// `value(atSlot:)`, no shared schema and nothing stored for the engines.
+private struct PlainItem: KeyValueCoding {
+    var name: String?
+    var bytes: Int64
+    var ratio: Double
+    var flag: Bool
+    var info: [String: Value]
+
+    static let fixedSchema = Schema(
+        typeName: "PlainItem",
+        fields: [
+            .init("name", .optional(.string)), .init("bytes", .integer), .init("ratio", .number),
+            .init("flag", .bool), .init("info", .dictionary(.any)),
+        ])
+    var schema: Schema { Self.fixedSchema }
+
+    func value(atSlot slot: Int) -> Value {
+        switch slot {
+        case 0: return name.map(Value.string) ?? .nil
+        case 1: return .int(bytes)
+        case 2: return .double(ratio)
+        case 3: return .bool(flag)
+        case 4: return .dictionary(info)
+        default: return .nil
+        }
+    }
+
+    static let items: [PlainItem] = [
+        PlainItem(
+            name: "report.PDF", bytes: 50, ratio: 0.25, flag: true, info: ["rank": .int(4), "color": .string("red")]),
+        PlainItem(name: "Résumé.pdf", bytes: 5, ratio: .nan, flag: false, info: ["rank": .string("high")]),
+        PlainItem(name: nil, bytes: 500, ratio: 0.75, flag: true, info: ["rank": .double(2.5), "color": .nil]),
+        PlainItem(name: "apple", bytes: 100, ratio: -1, flag: false, info: [:]),
+        PlainItem(name: "zebra.txt", bytes: 10, ratio: 0.5, flag: true, info: ["rank": .uint(UInt64.max)]),
+    ]
+}
+
+/// The same items through a key-path table: strings and the dictionary stored in place.
+private struct TableItem: Queryable {
+    var name: String?
+    var bytes: Int64
+    var ratio: Double
+    var flag: Bool
+    var info: [String: Value]
+
+    static let queryKeyPaths: KeyPathTable<TableItem> = [
+        "name": \.name, "bytes": \.bytes, "ratio": \.ratio, "flag": \.flag, "info": \.info,
+    ]
+
+    init(_ item: PlainItem) {
+        (name, bytes, ratio, flag, info) = (item.name, item.bytes, item.ratio, item.flag, item.info)
+    }
+}
+
+/// Tests of sites read from `SELF` that are not fields stored as scalars (strings, dictionary
+/// keys, fields read through the type) are decided in the straight loop: what they answer,
+/// charge and throw, item by item and budget by budget, is what the general path does with the
+/// item boxed as a value.
+@Suite struct SelfSiteTests {
+    static let rules = [
+        "flag == YES",
+        "bytes BETWEEN {10, 100}",
+        "ratio < 0.5",
+        "name ENDSWITH[c] '.pdf'",
+        "name == 'apple'",
+        "name < 'm'",
+        "name LIKE[c] 'r*'",
+        "info.rank >= 3",
+        "info.rank == nil",
+        "info.color == 'red'",
+        "(flag == YES AND bytes > 5) OR info.rank >= 1",
+        "NOT (name BEGINSWITH 'r') AND ratio != 0.5",
+    ]
+
+    @Test(arguments: rules)
+    func selfSitesAnswerAsTheGeneralPath(_ rule: String) throws {
+        let parsed = try PredicateParser.parsePredicate(rule).predicate
+        let plain = PlainItem.items
+        let table = plain.map(TableItem.init)
+        let plainProgram = try Compiler.compile(
+            Binder.bind(parsed, selfType: .object(SchemaReference(PlainItem.fixedSchema))), source: rule)
+        let tableProgram = try Compiler.compile(
+            Binder.bind(parsed, selfType: .object(SchemaReference(TableItem.queryKeyPaths.schema))), source: rule)
+        var outcomes: Set<String> = []
+        for budget in 0...30 {
+            let environment = EvaluationEnvironment(limits: EvaluationLimits(maximumSteps: budget))
+            var plainMachine = VirtualMachine(program: plainProgram, environment: environment)
+            var tableMachine = VirtualMachine(program: tableProgram, environment: environment)
+            let boxed = plain.map { item in
+                FusedComparisonTests.outcome { () throws(EvaluationError) in
+                    try plainMachine.evaluate(on: .object(item))
+                }
+            }
+            #expect(Self.inPlace(plain, &plainMachine) == boxed, "\(rule), \(budget) steps, plain items")
+            #expect(Self.inPlace(table, &tableMachine) == boxed, "\(rule), \(budget) steps, table items")
+            for (index, item) in plain.enumerated() {
+                let one = withUnsafePointer(to: item) { pointer in
+                    FusedComparisonTests.outcome { () throws(EvaluationError) in
+                        try plainMachine.evaluate(item: pointer)
+                    }
+                }
+                #expect(one == boxed[index], "\(rule), \(budget) steps, item \(index) alone")
+            }
+            outcomes.formUnion(boxed.map { $0.hasPrefix("limitExceeded") ? "limitExceeded" : "answered" })
+        }
+        // The budgets cover both sides of the limit.
+        #expect(outcomes == ["limitExceeded", "answered"])
+    }
+
+    /// The straight loop decides these sites: their words say so once the machine has seen
+    /// items of the type.
+    @Test func wordsNameTheWayTheyAreDecided() throws {
+        let rule = "name ENDSWITH 'x' AND info.rank > 1 AND ratio < 2"
+        let parsed = try PredicateParser.parsePredicate(rule).predicate
+        let table = PlainItem.items.map(TableItem.init)
+        func operations<Item: KeyValueCoding>(_ schema: Schema, _ items: [Item]) throws -> [MachineOperation] {
+            let program = try Compiler.compile(
+                Binder.bind(parsed, selfType: .object(SchemaReference(schema))), source: rule)
+            var machine = VirtualMachine(program: program)
+            _ = machine.evaluate(items: items)
+            return (0..<machine.machineCode.count).map { machine.machineCode.base[$0].operation }
+                .filter { $0 != .returnBool }
+        }
+        #expect(
+            try operations(PlainItem.fixedSchema, PlainItem.items) == [
+                .testSelfScalar, .testSelfDictionary, .testSelfScalar,
+            ])
+        #expect(
+            try operations(TableItem.queryKeyPaths.schema, table) == [
+                .testSelfString, .testSelfDictionary, .testSelfDouble,
+            ])
+    }
+
+    private static func inPlace<Item: KeyValueCoding>(_ items: [Item], _ machine: inout VirtualMachine) -> [String] {
+        let (answers, failures) = machine.evaluate(items: items)
+        let errors = Dictionary(uniqueKeysWithValues: failures.map { ($0.index, $0.error) })
+        return answers.indices.map { index in
+            FusedComparisonTests.outcome { () throws(EvaluationError) in
+                if let error = errors[index] { throw error }
+                return answers[index]
+            }
+        }
+    }
+}
