@@ -29,11 +29,13 @@ struct SiteAnswer {
 // does not decide); the straight loop then stops before the word, and the instruction loop runs
 // it as `TEST`. None throws or charges: the caller charges ``SiteAnswer/cost`` once it knows the
 // budget covers it, so that an item whose rule runs out of steps fails where the instructions
-// would.
+// would. They change nothing, but are `mutating` so that the loop passes the machine to them by
+// reference: called as non-mutating methods from the mutating loop, the machine (over 500 bytes)
+// was copied onto the stack for every call.
 extension VirtualMachine {
     /// Site `index`, a string stored in `item` (``StringSite``), where it lies.
     @inline(never)
-    func decideSelfString(_ index: Int, _ item: ItemReader) -> SiteAnswer {
+    mutating func decideSelfString(_ index: Int, _ item: ItemReader) -> SiteAnswer {
         guard index < stringSites.count else { return .undecided }
         let site = stringSites.base + index
         guard let field = site.pointee.field, let reference = site.pointee.prepared, site.pointee.variable < 0,
@@ -50,7 +52,7 @@ extension VirtualMachine {
     /// Site `index`, a key of a dictionary field of `item` (``DictionarySite``): looked up where
     /// the dictionary lies when the item's type stores it, else in the field's value, read once.
     @inline(never)
-    func decideSelfDictionary(_ index: Int, _ item: ItemReader) -> SiteAnswer {
+    mutating func decideSelfDictionary(_ index: Int, _ item: ItemReader) -> SiteAnswer {
         guard index < dictionarySites.count, index < comparisons.count, let reference = comparisons[index] else {
             return .undecided
         }
@@ -84,7 +86,7 @@ extension VirtualMachine {
     /// Site `index`, one field of `item` (``ScalarSite``): its scalar, or when the type answers
     /// none for it (or the schema declares it a string), its value.
     @inline(never)
-    func decideSelfScalar(_ index: Int, _ item: ItemReader) -> SiteAnswer {
+    mutating func decideSelfScalar(_ index: Int, _ item: ItemReader) -> SiteAnswer {
         guard index < scalarSites.count else { return .undecided }
         let site = scalarSites.base + index
         guard site.pointee.isPresent, site.pointee.variable < 0, item.schema == site.pointee.schema else {
