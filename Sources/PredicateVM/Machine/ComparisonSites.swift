@@ -260,8 +260,11 @@ extension VirtualMachine {
             key._withUnsafeGuaranteedRef { $0.lookup.value(in: entries) }
         }
         let value: Value?
-        if let field = site.pointee.field, ObjectIdentifier(receiver.type) == hostType {
-            let outcome = storedDictionaryOutcome(index, receiver)
+        if site.pointee.field != nil, ObjectIdentifier(receiver.type) == hostType {
+            // The value found, kept when the prepared comparison does not decide it: one
+            // look-up either way.
+            var found = Value.nil
+            let outcome = storedDictionaryOutcome(index, receiver, keeping: &found)
             switch outcome {
             case .isTrue, .isFalse:
                 // What ``decide(_:_:_:)`` charges after the loads.
@@ -272,7 +275,7 @@ extension VirtualMachine {
             case .absent:
                 return nil
             case .general:
-                value = field.withDictionary(in: receiver.address, whenNil: { .nil }, lookUp)
+                value = found
             }
         } else {
             switch receiver.value(atSlot: site.pointee.slot) {
@@ -325,6 +328,17 @@ extension VirtualMachine {
     /// generic `Optional` witnesses, about a hundred instructions an element.
     @inline(__always)
     func storedDictionaryOutcome(_ index: Int, _ receiver: ItemReader) -> DictionaryOutcome {
+        var ignored = Value.nil
+        return storedDictionaryOutcome(index, receiver, keeping: &ignored, keepsGeneral: false)
+    }
+
+    /// ``storedDictionaryOutcome(_:_:)``, with the value found copied to `general` when the
+    /// outcome is ``DictionaryOutcome/general`` (and `keepsGeneral`): what the general
+    /// comparison needs, without looking the key up again.
+    @inline(__always)
+    func storedDictionaryOutcome(
+        _ index: Int, _ receiver: ItemReader, keeping general: inout Value, keepsGeneral: Bool = true
+    ) -> DictionaryOutcome {
         guard index < dictionarySites.count, index < comparisons.count, let reference = comparisons[index] else {
             return .absent
         }
@@ -334,7 +348,10 @@ extension VirtualMachine {
         else { return .absent }
         return reference._withUnsafeGuaranteedRef { prepared -> DictionaryOutcome in
             func decided(_ value: Value) -> DictionaryOutcome {
-                guard prepared.quantifier == .direct, let answer = prepared.decide(value) else { return .general }
+                guard prepared.quantifier == .direct, let answer = prepared.decide(value) else {
+                    if keepsGeneral { general = value }
+                    return .general
+                }
                 return answer ? .isTrue : .isFalse
             }
             return field.withDictionary(in: receiver.address, whenNil: { decided(.nil) }) { entries in
