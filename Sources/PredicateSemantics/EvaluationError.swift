@@ -45,21 +45,36 @@ public struct EvaluationError: Error, Hashable, Sendable, CustomStringConvertibl
     enum Text: Sendable {
         case literal(String)
         /// `compare:` on values that cannot be ordered against each other.
-        case cannotOrder(Value, Value)
+        case cannotOrder(ValuePair)
         /// An arithmetic operation given a value that is not a number.
-        case needsNumbers(operation: String, Value)
+        case needsNumbers(operation: String, ValuePair)
 
         var rendered: String {
             switch self {
             case .literal(let message):
                 return message
-            case .cannotOrder(let lhs, let rhs):
-                return "cannot order \(ValueComparison.describe(lhs)) against \(ValueComparison.describe(rhs))"
-            case .needsNumbers(let operation, .bool):
-                return "\(operation) needs numbers, not booleans (YES/NO are not arithmetic values)"
-            case .needsNumbers(let operation, let value):
-                return "\(operation) needs numbers, got \(ValueComparison.describe(value))"
+            case .cannotOrder(let pair):
+                return
+                    "cannot order \(ValueComparison.describe(pair.first)) against \(ValueComparison.describe(pair.second))"
+            case .needsNumbers(let operation, let pair):
+                if case .bool = pair.first {
+                    return "\(operation) needs numbers, not booleans (YES/NO are not arithmetic values)"
+                }
+                return "\(operation) needs numbers, got \(ValueComparison.describe(pair.first))"
             }
+        }
+    }
+
+    /// The values a message names, boxed once: held inline, two ``Value``s made the error over a
+    /// hundred bytes, copied through the enum's witnesses each time it was thrown, located or
+    /// recorded (most of what an item whose rule fails cost the VM).
+    final class ValuePair: Sendable {
+        let first: Value
+        let second: Value
+
+        init(_ first: Value, _ second: Value = .nil) {
+            self.first = first
+            self.second = second
         }
     }
 
@@ -79,7 +94,7 @@ public struct EvaluationError: Error, Hashable, Sendable, CustomStringConvertibl
     /// number): ``ValueComparison/compare(_:_:)``'s error, for an engine that knows in advance
     /// that a comparison will fail.
     package static func cannotOrder(_ lhs: Value, _ rhs: Value) -> EvaluationError {
-        EvaluationError(.typeMismatch, .cannotOrder(lhs, rhs))
+        EvaluationError(.typeMismatch, .cannotOrder(ValuePair(lhs, rhs)))
     }
 
     /// Errors are equal when their kind, message and range are, however the message is held.

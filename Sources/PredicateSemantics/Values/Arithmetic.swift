@@ -23,7 +23,7 @@ public enum Arithmetic {
         default:
             break
         }
-        throw EvaluationError(.typeMismatch, .needsNumbers(operation: operation, value))
+        throw EvaluationError(.typeMismatch, .needsNumbers(operation: operation, EvaluationError.ValuePair(value)))
     }
 
     static func kind(_ lhs: Number, _ rhs: Number) -> Kind {
