@@ -38,7 +38,10 @@ public enum Value: Sendable {
     case dictionary([String: Value])
     /// A host object reached through key-value coding: a File Provider item, a type identifier
     /// object, or any type of the host's that conforms to ``KeyValueCoding``.
-    case object(any KeyValueCoding)
+    ///
+    /// Held in a box: an existential inline would make every value five words, copied and
+    /// destroyed through the runtime's witnesses whatever case it holds.
+    indirect case object(any KeyValueCoding)
 }
 
 extension Value: Equatable {
