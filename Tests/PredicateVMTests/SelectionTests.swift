@@ -89,10 +89,11 @@ import Testing
     }
 
     /// A quantified comparison or a counting `SUBQUERY` over the selected items, decided on the
-    /// items in place (a stored field, or a key of a stored dictionary; the count, when it is the
-    /// whole rule, without entering the instruction loop), spends the steps it spends on the
-    /// context's array: at every budget, the same result or error (`rank >= 3` meets the string
-    /// `"high"`, which the count at once leaves to the instructions).
+    /// items in place (a stored field, a stored string or one of a struct the items store, or a
+    /// key of a stored dictionary; the count, when it is the whole rule, without entering the
+    /// instruction loop), spends the steps it spends on the context's array: at every budget,
+    /// the same result or error (`rank >= 3` meets the string `"high"`, and `filename > 5`
+    /// cannot order a string against a number: both left to the instructions).
     @Test(arguments: [
         "ANY fileproviderItems.isUploaded == NO", "ALL fileproviderItems.capabilities BETWEEN {0, 8}",
         "SUBQUERY(fileproviderItems, $i, $i.isUploaded == NO).@count > 0",
@@ -100,6 +101,11 @@ import Testing
         "SUBQUERY(fileproviderItems, $i, $i.userInfo.rank != nil).@count > 0",
         "SUBQUERY(fileproviderItems, $i, $i.userInfo.rank == 4).@count >= 1",
         "SUBQUERY(fileproviderItems, $i, $i.userInfo.rank >= 3).@count >= 1",
+        "SUBQUERY(fileproviderItems, $i, $i.filename ENDSWITH[c] '.PDF').@count > 0",
+        "SUBQUERY(fileproviderItems, $i, $i.filename > 5).@count > 0",
+        "SUBQUERY(fileproviderItems, $i, $i.contentType.identifier UTI-CONFORMS-TO 'public.folder').@count "
+            + "== fileproviderItems.@count",
+        "SUBQUERY(fileproviderItems, $i, $i.contentType.identifier UTI-CONFORMS-TO 'public.data').@count > 2",
     ])
     func quantifiedBudgetIsSpentAlike(_ rule: String) throws {
         let bound = Binder.bind(try PredicateParser.parsePredicate(rule).predicate, selfType: Self.contextType)

@@ -293,8 +293,12 @@ extension VirtualMachine {
     /// What site `index`'s prepared comparison makes of the string `field` of `receiver`, where
     /// it lies, nothing charged; `unordered` receives the string when it cannot be ordered
     /// against the constant.
+    ///
+    /// Changes nothing, but `mutating` so that its callers (all mutating) pass the machine by
+    /// reference: as a non-mutating call the optimiser copied the whole machine onto the stack
+    /// for each item a `SUBQUERY` counted.
     @inline(__always)
-    func storedStringOutcome(
+    mutating func storedStringOutcome(
         _ index: Int, _ field: StoredString, _ reference: Unmanaged<PreparedComparison>, _ receiver: ItemReader,
         unordered: inout String
     ) -> StringOutcome {

@@ -225,7 +225,21 @@ extension VirtualMachine {
         if let first = selection.first {
             guard ObjectIdentifier(first.type) == hostType else { return false }
             let dictionarySite = plan.pointee.dictionarySite
-            if dictionarySite >= 0 {
+            let stringSite = plan.pointee.stringSite
+            if stringSite >= 0 {
+                guard stringSite < stringSites.count, let field = stringSites.base[stringSite].field,
+                    let reference = stringSites.base[stringSite].prepared
+                else { return false }
+                var unordered = ""
+                for index in 0..<selection.count {
+                    guard let item = selection.item(index) else { return false }
+                    switch storedStringOutcome(stringSite, field, reference, item, unordered: &unordered) {
+                    case .isTrue: matched &+= 1
+                    case .isFalse: break
+                    case .general, .pattern, .cannotOrder: return false
+                    }
+                }
+            } else if dictionarySite >= 0 {
                 for index in 0..<selection.count {
                     guard let item = selection.item(index) else { return false }
                     switch storedDictionaryOutcome(dictionarySite, item) {
@@ -290,6 +304,10 @@ struct CountLoop {
     /// The body's comparison site, when it compares a key of a dictionary the items store
     /// (``VirtualMachine/storedDictionaryOutcome(_:_:)``); -1 otherwise.
     let dictionarySite: Int
+    /// The body's comparison site, when it compares a string the items store, or one of a
+    /// struct they store (`$i.contentType.identifier UTI-CONFORMS-TO 'public.folder'`:
+    /// ``VirtualMachine/storedStringOutcome(_:_:_:_:unordered:)``); -1 otherwise.
+    let stringSite: Int
     /// What each item costs: `SUBQUERY_BEGIN`'s step for it, then its `TEST` (and the site's
     /// cost), `SUBQUERY_COLLECT` and `SUBQUERY_NEXT`.
     let perItem: Int
@@ -303,8 +321,8 @@ struct CountLoop {
     let resume: Int
 
     static let absent = CountLoop(
-        isPresent: false, slot: -1, test: .never, dictionarySite: -1, perItem: 0, fixedCost: 0, countTest: nil,
-        resume: 0)
+        isPresent: false, slot: -1, test: .never, dictionarySite: -1, stringSite: -1, perItem: 0, fixedCost: 0,
+        countTest: nil, resume: 0)
 }
 
 extension VirtualMachine {
@@ -348,15 +366,20 @@ extension VirtualMachine {
                 let prepared = comparisons[site], case .subqueryBegin(_, let slot) = code[loop - 1],
                 case .subqueryNext(let exit) = code[loop]
             else { return .absent }
-            // A test of a stored scalar, or else of a key of a dictionary the items store; the
-            // site's cost is what its `TEST` charges after its own step.
+            // A test of a stored scalar, or else (in the order the loop's `TEST` tries them) of a
+            // string or a key of a dictionary the items store; the site's cost is what its `TEST`
+            // charges after its own step.
             let stored = storedSites.base[site]
             let dictionary = dictionarySites.base[site]
+            let string = site < stringSites.count ? stringSites.base[site] : .absent
             let test: FieldTest
             let cost: Int
-            let dictionarySite: Int
+            var dictionarySite = -1
+            var stringSite = -1
             if let storedTest = stored.test, stored.variable == Int(slot) {
-                (test, cost, dictionarySite) = (storedTest, stored.cost, -1)
+                (test, cost) = (storedTest, stored.cost)
+            } else if string.field != nil, string.prepared != nil, string.variable == Int(slot) {
+                (test, cost, stringSite) = (.never, string.cost, site)
             } else if dictionary.key != nil, dictionary.field != nil, dictionary.variable == Int(slot) {
                 (test, cost, dictionarySite) = (
                     .never, dictionary.loads + prepared.takeUnretainedValue().scalarCost, site
@@ -367,7 +390,8 @@ extension VirtualMachine {
             let countTest = loop < countTests.count ? countTests[loop] : nil
             let exitAt = loop + 1 + Int(exit)
             return CountLoop(
-                isPresent: true, slot: Int(slot), test: test, dictionarySite: dictionarySite, perItem: 4 + cost,
+                isPresent: true, slot: Int(slot), test: test, dictionarySite: dictionarySite, stringSite: stringSite,
+                perItem: 4 + cost,
                 fixedCost: countTest == nil ? 2 : 5, countTest: countTest, resume: exitAt + (countTest == nil ? 1 : 3))
         }
         return PlainStorage(loops)
