@@ -256,9 +256,6 @@ extension VirtualMachine {
             let receiver = site.pointee.variable < 0 ? item : boundItem(site.pointee.variable),
             receiver.schema == site.pointee.schema
         else { return nil }
-        func lookUp(_ entries: [String: Value]) -> Value? {
-            key._withUnsafeGuaranteedRef { $0.lookup.value(in: entries) }
-        }
         let value: Value?
         if site.pointee.field != nil, ObjectIdentifier(receiver.type) == hostType {
             // The value found, kept when the prepared comparison does not decide it: one
@@ -278,16 +275,28 @@ extension VirtualMachine {
                 value = found
             }
         } else {
-            switch receiver.value(atSlot: site.pointee.slot) {
-            case .dictionary(let entries): value = lookUp(entries)
-            case let head where head.isNil: value = head
-            default: value = nil
-            }
+            value = readKey(key, of: site, receiver)
         }
         guard let value else { return nil }
         steps -= site.pointee.loads
         if steps < 0 { try charge(0) }
         return try decide(index, reference, value)
+    }
+
+    /// The value of `key` for `receiver`, whose type does not store the dictionary field of
+    /// `site`: the field's value read once and the key looked up in it, or the field's nil;
+    /// `nil` when the field holds anything else or only the general path can walk the key.
+    @inline(__always)
+    func readKey(
+        _ key: Unmanaged<DictionaryKey>, of site: UnsafePointer<DictionarySite>, _ receiver: ItemReader
+    )
+        -> Value?
+    {
+        switch receiver.value(atSlot: site.pointee.slot) {
+        case .dictionary(let entries): return key._withUnsafeGuaranteedRef { $0.lookup.value(in: entries) }
+        case let head where head.isNil: return head
+        default: return nil
+        }
     }
 
     /// What site `index`'s prepared comparison makes of the string `field` of `receiver`, where

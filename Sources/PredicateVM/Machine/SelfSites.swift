@@ -68,17 +68,9 @@ extension VirtualMachine {
             case .general, .absent: return .undecided
             }
         }
+        guard let found = readKey(key, of: site, item) else { return .undecided }
         let answer = reference._withUnsafeGuaranteedRef { prepared -> Bool? in
-            guard prepared.quantifier == .direct else { return nil }
-            switch item.value(atSlot: site.pointee.slot) {
-            case .dictionary(let entries):
-                guard let found = key._withUnsafeGuaranteedRef({ $0.lookup.value(in: entries) }) else { return nil }
-                return prepared.decide(found)
-            case let head where head.isNil:
-                return prepared.decide(head)
-            default:
-                return nil
-            }
+            prepared.quantifier == .direct ? prepared.decide(found) : nil
         }
         return answer.map { SiteAnswer($0, cost: cost) } ?? .undecided
     }
