@@ -99,3 +99,44 @@ extension VirtualMachine {
         }
     }
 }
+
+extension VirtualMachine {
+    /// Decides, item by item, a program that is one test of a site read from `SELF` and its
+    /// `RETURN_BOOL` (`filename ENDSWITH[c] '.pdf'`, `userInfo.rank >= 3`: the commonest shape of
+    /// a rule), as the straight loop would, without entering it: each item's answer is written
+    /// to `answers` when the test decides it and the budget covers the test and the return;
+    /// the other items are listed in `undecided`, for the caller to evaluate one by one. `false`,
+    /// with nothing written, when the program is not of this shape.
+    mutating func decideSingleSite(
+        at base: UnsafeRawPointer, stride: Int, count: Int, type: any KeyValueCoding.Type, schema: ObjectIdentifier?,
+        into answers: UnsafeMutablePointer<Bool>, undecided: inout [Int]
+    ) -> Bool {
+        guard machineCode.count == 2, !hasEvaluationState, program.kind == .predicate else { return false }
+        let word = machineCode.base[0]
+        let operation = word.operation
+        guard operation == .testSelfString || operation == .testSelfDictionary || operation == .testSelfScalar,
+            word.use.pushesAlways, machineCode.base[1].operation == .returnBool
+        else { return false }
+        let site = Int(word.site)
+        // The test's own step and `RETURN_BOOL`'s, besides the site's cost.
+        let budget = maximumSteps - 2
+        for index in 0..<count {
+            let address = base + index &* stride
+            let item =
+                schema.map { ItemReader(address: address, type: type, schema: $0) }
+                ?? ItemReader(address: address, type: type)
+            let answer =
+                switch operation {
+                case .testSelfString: decideSelfString(site, item)
+                case .testSelfDictionary: decideSelfDictionary(site, item)
+                default: decideSelfScalar(site, item)
+                }
+            if answer.isDecided, answer.cost <= budget {
+                answers[index] = answer.answer
+            } else {
+                undecided.append(index)
+            }
+        }
+        return true
+    }
+}

@@ -85,13 +85,16 @@ extension VirtualMachine {
         var failures: [ItemFailure] = []
         prepare(variables: variables)
         var first = true
+        // Whether an item left undecided may still be decided by the straight loop: not when
+        // the program is the one test that already left it (it would only repeat the test).
+        var straight = true
         func evaluate(_ index: Int) {
             if !first { prepareAgain(variables: variables) }
             first = false
             let address = base + index &* stride
             do throws(EvaluationError) {
                 var pc = 0
-                if !runStraight(address, type: type, schema: schema, &pc) {
+                if !straight || !runStraight(address, type: type, schema: schema, &pc) {
                     defer { if hasSelfValue { dropSelfValue() } }
                     let reader =
                         schema.map { ItemReader(address: address, type: type, schema: $0) }
@@ -104,10 +107,18 @@ extension VirtualMachine {
                 failures.append(ItemFailure(index: index, error: error))
             }
         }
-        // Items the decision table answers are written by it, a chunk at a time; the others
-        // (all of them, without a table) are evaluated one by one.
+        // Items the decision table, or the one test a program is made of, answers are written
+        // by it; the others (all of them, without either) are evaluated one by one.
         var undecided: [Int] = []
+        let decidedAtOnce: Bool
         if decideInColumns(at: base, stride: stride, count: count, into: out, undecided: &undecided) {
+            decidedAtOnce = true
+        } else {
+            decidedAtOnce = decideSingleSite(
+                at: base, stride: stride, count: count, type: type, schema: schema, into: out, undecided: &undecided)
+            straight = !decidedAtOnce
+        }
+        if decidedAtOnce {
             for index in undecided { evaluate(index) }
             // As an evaluation that returned leaves it, when none ran one by one.
             if first { scratchInUse = false }
