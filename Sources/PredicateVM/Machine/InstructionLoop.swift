@@ -161,13 +161,7 @@ extension VirtualMachine {
             case .testSelfOptionalDouble: decided = decider.decide(word, .optionalDouble, at: at)
             case .testSelfString, .testSelfDictionary, .testSelfScalar:
                 guard let item = decider.item else { return false }
-                let site = Int(word.pointee.site)
-                let answer =
-                    switch word.pointee.operation {
-                    case .testSelfString: decideSelfString(site, item)
-                    case .testSelfDictionary: decideSelfDictionary(site, item)
-                    default: decideSelfScalar(site, item)
-                    }
+                let answer = decideSelfSite(word.pointee.operation, Int(word.pointee.site), item)
                 guard answer.isDecided else { return false }
                 decided = answer.answer
                 siteCost = answer.cost

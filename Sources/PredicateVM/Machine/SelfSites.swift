@@ -33,6 +33,17 @@ struct SiteAnswer {
 // reference: called as non-mutating methods from the mutating loop, the machine (over 500 bytes)
 // was copied onto the stack for every call.
 extension VirtualMachine {
+    /// Site `index` of `item` decided the way `operation` (`testSelfString`, `testSelfDictionary`
+    /// or `testSelfScalar`) names.
+    @inline(__always)
+    mutating func decideSelfSite(_ operation: MachineOperation, _ index: Int, _ item: ItemReader) -> SiteAnswer {
+        switch operation {
+        case .testSelfString: decideSelfString(index, item)
+        case .testSelfDictionary: decideSelfDictionary(index, item)
+        default: decideSelfScalar(index, item)
+        }
+    }
+
     /// Site `index`, a string stored in `item` (``StringSite``), where it lies.
     @inline(never)
     mutating func decideSelfString(_ index: Int, _ item: ItemReader) -> SiteAnswer {
@@ -125,12 +136,7 @@ extension VirtualMachine {
             let item =
                 schema.map { ItemReader(address: address, type: type, schema: $0) }
                 ?? ItemReader(address: address, type: type)
-            let answer =
-                switch operation {
-                case .testSelfString: decideSelfString(site, item)
-                case .testSelfDictionary: decideSelfDictionary(site, item)
-                default: decideSelfScalar(site, item)
-                }
+            let answer = decideSelfSite(operation, site, item)
             if answer.isDecided, answer.cost <= budget {
                 answers[index] = answer.answer
             } else {
