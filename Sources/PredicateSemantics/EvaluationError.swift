@@ -46,6 +46,9 @@ public struct EvaluationError: Error, Hashable, Sendable, CustomStringConvertibl
         case literal(String)
         /// `compare:` on values that cannot be ordered against each other.
         case cannotOrder(ValuePair)
+        /// `compare:` on a string that cannot be ordered against a constant, boxed once for all the
+        /// errors of the comparison (``ErrorOperand``): an error made without allocating.
+        case cannotOrderString(String, against: ValuePair)
         /// An arithmetic operation given a value that is not a number.
         case needsNumbers(operation: String, ValuePair)
 
@@ -56,6 +59,9 @@ public struct EvaluationError: Error, Hashable, Sendable, CustomStringConvertibl
             case .cannotOrder(let pair):
                 return
                     "cannot order \(ValueComparison.describe(pair.first)) against \(ValueComparison.describe(pair.second))"
+            case .cannotOrderString(let text, let constant):
+                return
+                    "cannot order \(ValueComparison.describe(.string(text))) against \(ValueComparison.describe(constant.first))"
             case .needsNumbers(let operation, let pair):
                 if case .bool = pair.first {
                     return "\(operation) needs numbers, not booleans (YES/NO are not arithmetic values)"
@@ -95,6 +101,20 @@ public struct EvaluationError: Error, Hashable, Sendable, CustomStringConvertibl
     /// that a comparison will fail.
     package static func cannotOrder(_ lhs: Value, _ rhs: Value) -> EvaluationError {
         EvaluationError(.typeMismatch, .cannotOrder(ValuePair(lhs, rhs)))
+    }
+
+    /// ``cannotOrder(_:_:)`` of `.string(text)` against the operand: the same error, made by
+    /// retaining the operand's box instead of allocating one.
+    package static func cannotOrder(string text: String, against operand: ErrorOperand) -> EvaluationError {
+        EvaluationError(.typeMismatch, .cannotOrderString(text, against: operand.box))
+    }
+
+    /// A value errors name, boxed once (a comparison's constant), so that each error naming it
+    /// retains the box.
+    package struct ErrorOperand: Sendable {
+        let box: ValuePair
+
+        package init(_ value: Value) { box = ValuePair(value) }
     }
 
     /// Errors are equal when their kind, message and range are, however the message is held.

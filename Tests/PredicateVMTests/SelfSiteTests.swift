@@ -40,6 +40,9 @@ private struct PlainItem: KeyValueCoding {
         PlainItem(name: nil, bytes: 500, ratio: 0.75, flag: true, info: ["rank": .double(2.5), "color": .nil]),
         PlainItem(name: "apple", bytes: 100, ratio: -1, flag: false, info: [:]),
         PlainItem(name: "zebra.txt", bytes: 10, ratio: 0.5, flag: true, info: ["rank": .uint(UInt64.max)]),
+        // A failure only the instructions report, before one the one-test program reports itself.
+        PlainItem(name: "list", bytes: 7, ratio: 0.1, flag: false, info: ["rank": .array([.string("x")])]),
+        PlainItem(name: "low", bytes: 8, ratio: 0.2, flag: true, info: ["rank": .string("low")]),
     ]
 }
 
@@ -74,6 +77,7 @@ private struct TableItem: Queryable {
         "name < 'm'",
         "name LIKE[c] 'r*'",
         "info.rank >= 3",
+        "name > 5",
         "info.rank == nil",
         "info.color == 'red'",
         "(flag == YES AND bytes > 5) OR info.rank >= 1",
@@ -141,6 +145,7 @@ private struct TableItem: Queryable {
 
     private static func inPlace<Item: KeyValueCoding>(_ items: [Item], _ machine: inout VirtualMachine) -> [String] {
         let (answers, failures) = machine.evaluate(items: items)
+        #expect(failures.map(\.index) == failures.map(\.index).sorted(), "failures in the order of their items")
         let errors = Dictionary(uniqueKeysWithValues: failures.map { ($0.index, $0.error) })
         return answers.indices.map { index in
             FusedComparisonTests.outcome { () throws(EvaluationError) in

@@ -47,20 +47,17 @@ public struct DictionaryKeyLookup: Sendable {
     public func value(in entries: [String: Value]) -> Value? {
         if entries.count <= Self.scanLimit {
             // Key equality is `String`'s `==`, as the hashed look-up's, so both find the same entry.
+            // Iterated rather than indexed: an index into the keys and the values is checked
+            // against the dictionary at each use, and each view retains its storage.
             var headIsPresent = false
-            let keys = entries.keys
-            var index = keys.startIndex
-            while index != keys.endIndex {
-                let candidate = keys[index]
+            for (candidate, value) in entries {
                 if Self.mayEqual(candidate, length: keyLength), candidate == key {
-                    let value = entries.values[index]
                     if !value.isNil || head == nil { return value }
                 } else if let head, !headIsPresent, Self.mayEqual(candidate, length: headLength), candidate == head,
-                    !entries.values[index].isNil
+                    !value.isNil
                 {
                     headIsPresent = true
                 }
-                keys.formIndex(after: &index)
             }
             if head == nil { return .nil }
             return headIsPresent ? nil : .nil

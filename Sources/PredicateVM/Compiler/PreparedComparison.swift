@@ -37,6 +37,8 @@ public final class PreparedComparison: Sendable {
     /// ordered against it, and the comparison throws ``EvaluationError/cannotOrder(_:_:)``
     /// whatever the string.
     package let stringsCannotBeOrdered: Bool
+    /// ``constant`` as the errors of the comparison name it, boxed once.
+    package let constantOperand: EvaluationError.ErrorOperand
     /// For `LIKE` and `MATCHES`: the compiled pattern, run within the evaluation's step budget.
     package let pattern: CompiledPattern?
     /// For `UTI-CONFORMS-TO` a type identifier: the identifier, which a string operand is tested
@@ -57,6 +59,7 @@ public final class PreparedComparison: Sendable {
         self.options = options
         self.quantifier = quantifier
         self.constant = constant
+        constantOperand = EvaluationError.ErrorOperand(constant)
         scalarConstant = ScalarOperand(constant)
         scalarCost = EvaluationCost.comparison(.nil, constant)
         let nilResult: Bool?

@@ -223,7 +223,8 @@ extension VirtualMachine {
         case .cannotOrder:
             // What the general path charges (the loads and the comparison) and throws.
             steps -= cost
-            throw EvaluationError.cannotOrder(.string(unordered), reference.takeUnretainedValue().constant)
+            throw EvaluationError.cannotOrder(
+                string: unordered, against: reference.takeUnretainedValue().constantOperand)
         case .pattern:
             // `LIKE` and `MATCHES` spend steps as they match, so their cost is paid after the
             // loads' and the comparison's, as on the general path.
@@ -431,10 +432,10 @@ extension VirtualMachine {
         }
         let prepared = reference.takeUnretainedValue()
         if prepared.quantifier == .direct {
-            if prepared.stringsCannotBeOrdered, case .string = value {
+            if prepared.stringsCannotBeOrdered, case .string(let text) = value {
                 // The general comparison's charge and error, without its machinery.
                 try charge(prepared.scalarCost)
-                throw EvaluationError.cannotOrder(value, prepared.constant)
+                throw EvaluationError.cannotOrder(string: text, against: prepared.constantOperand)
             }
             if let pattern = prepared.pattern, case .string(let text) = value {
                 try charge(prepared.scalarCost)

@@ -1,8 +1,11 @@
+import PredicateSemantics
 import PredicateValue
 
 /// What a test of a site read from `SELF` answered in the straight loop, and the steps the
 /// instructions it stands for charge on that path (besides the word's own and its jump's); or
-/// that the general path must decide it. One integer, returned in a register.
+/// that the comparison fails because the site's string cannot be ordered against the constant,
+/// and the steps charged before it does; or that the general path must decide it. One integer,
+/// returned in a register.
 struct SiteAnswer {
     private let bits: Int
 
@@ -14,12 +17,19 @@ struct SiteAnswer {
     @inline(__always)
     init(_ answer: Bool, cost: Int) { bits = max(0, cost) << 1 | (answer ? 1 : 0) }
 
+    /// The comparison's `cannotOrder` error, after `cost` steps.
+    @inline(__always)
+    static func cannotOrder(cost: Int) -> SiteAnswer { SiteAnswer(bits: -2 - max(0, cost)) }
+
     @inline(__always)
     var isDecided: Bool { bits >= 0 }
     @inline(__always)
     var answer: Bool { bits & 1 == 1 }
+    /// The steps charged: to the answer when ``isDecided``, to the error when ``cannotBeOrdered``.
     @inline(__always)
-    var cost: Int { bits >> 1 }
+    var cost: Int { bits >= 0 ? bits >> 1 : -2 - bits }
+    @inline(__always)
+    var cannotBeOrdered: Bool { bits <= -2 }
 }
 
 // The tests of sites read from `SELF` that the straight loop decides (`testSelfString`,
@@ -27,7 +37,9 @@ struct SiteAnswer {
 // does when no general comparison is needed, and answers ``SiteAnswer/undecided`` when only the
 // general path can decide (a pattern to run, an error to throw, a value the prepared constant
 // does not decide); the straight loop then stops before the word, and the instruction loop runs
-// it as `TEST`. None throws or charges: the caller charges ``SiteAnswer/cost`` once it knows the
+// it as `TEST`. The one error they tell apart is a string that cannot be ordered against the
+// constant (`userInfo.rank >= 3` on `"high"`), the string left in `unordered`: what a program
+// made of the one test reports without running the instructions. None throws or charges: the caller charges ``SiteAnswer/cost`` once it knows the
 // budget covers it, so that an item whose rule runs out of steps fails where the instructions
 // would. They change nothing, but are `mutating` so that the loop passes the machine to them by
 // reference: called as non-mutating methods from the mutating loop, the machine (over 500 bytes)
@@ -36,34 +48,36 @@ extension VirtualMachine {
     /// Site `index` of `item` decided the way `operation` (`testSelfString`, `testSelfDictionary`
     /// or `testSelfScalar`) names.
     @inline(__always)
-    mutating func decideSelfSite(_ operation: MachineOperation, _ index: Int, _ item: ItemReader) -> SiteAnswer {
+    mutating func decideSelfSite(
+        _ operation: MachineOperation, _ index: Int, _ item: ItemReader, unordered: inout String
+    ) -> SiteAnswer {
         switch operation {
-        case .testSelfString: decideSelfString(index, item)
-        case .testSelfDictionary: decideSelfDictionary(index, item)
-        default: decideSelfScalar(index, item)
+        case .testSelfString: decideSelfString(index, item, unordered: &unordered)
+        case .testSelfDictionary: decideSelfDictionary(index, item, unordered: &unordered)
+        default: decideSelfScalar(index, item, unordered: &unordered)
         }
     }
 
     /// Site `index`, a string stored in `item` (``StringSite``), where it lies.
     @inline(never)
-    mutating func decideSelfString(_ index: Int, _ item: ItemReader) -> SiteAnswer {
+    mutating func decideSelfString(_ index: Int, _ item: ItemReader, unordered: inout String) -> SiteAnswer {
         guard index < stringSites.count else { return .undecided }
         let site = stringSites.base + index
         guard let field = site.pointee.field, let reference = site.pointee.prepared, site.pointee.variable < 0,
             ObjectIdentifier(item.type) == hostType
         else { return .undecided }
-        var unordered = ""
         switch storedStringOutcome(index, field, reference, item, unordered: &unordered) {
         case .isTrue: return SiteAnswer(true, cost: site.pointee.cost)
         case .isFalse: return SiteAnswer(false, cost: site.pointee.cost)
-        case .cannotOrder, .pattern, .general: return .undecided
+        case .cannotOrder: return .cannotOrder(cost: site.pointee.cost)
+        case .pattern, .general: return .undecided
         }
     }
 
     /// Site `index`, a key of a dictionary field of `item` (``DictionarySite``): looked up where
     /// the dictionary lies when the item's type stores it, else in the field's value, read once.
     @inline(never)
-    mutating func decideSelfDictionary(_ index: Int, _ item: ItemReader) -> SiteAnswer {
+    mutating func decideSelfDictionary(_ index: Int, _ item: ItemReader, unordered: inout String) -> SiteAnswer {
         guard index < dictionarySites.count, index < comparisons.count, let reference = comparisons[index] else {
             return .undecided
         }
@@ -73,23 +87,40 @@ extension VirtualMachine {
         }
         let cost = site.pointee.loads + reference._withUnsafeGuaranteedRef { $0.scalarCost }
         if site.pointee.field != nil, ObjectIdentifier(item.type) == hostType {
-            switch storedDictionaryOutcome(index, item) {
+            var found = Value.nil
+            switch storedDictionaryOutcome(index, item, keeping: &found) {
             case .isTrue: return SiteAnswer(true, cost: cost)
             case .isFalse: return SiteAnswer(false, cost: cost)
-            case .general, .absent: return .undecided
+            case .general: return undecided(found, reference, cost: cost, unordered: &unordered)
+            case .absent: return .undecided
             }
         }
         guard let found = readKey(key, of: site, item) else { return .undecided }
         let answer = reference._withUnsafeGuaranteedRef { prepared -> Bool? in
             prepared.quantifier == .direct ? prepared.decide(found) : nil
         }
-        return answer.map { SiteAnswer($0, cost: cost) } ?? .undecided
+        if let answer { return SiteAnswer(answer, cost: cost) }
+        return undecided(found, reference, cost: cost, unordered: &unordered)
+    }
+
+    /// A value the prepared comparison did not decide: the `cannotOrder` error when it is a string
+    /// that cannot be ordered against the constant (as ``decide(_:_:_:)`` throws it, after the
+    /// same steps), else the general path's.
+    @inline(__always)
+    private func undecided(
+        _ value: consuming Value, _ reference: Unmanaged<PreparedComparison>, cost: Int, unordered: inout String
+    ) -> SiteAnswer {
+        guard case .string(let text) = value,
+            reference._withUnsafeGuaranteedRef({ $0.quantifier == .direct && $0.stringsCannotBeOrdered })
+        else { return .undecided }
+        unordered = text
+        return .cannotOrder(cost: cost)
     }
 
     /// Site `index`, one field of `item` (``ScalarSite``): its scalar, or when the type answers
     /// none for it (or the schema declares it a string), its value.
     @inline(never)
-    mutating func decideSelfScalar(_ index: Int, _ item: ItemReader) -> SiteAnswer {
+    mutating func decideSelfScalar(_ index: Int, _ item: ItemReader, unordered: inout String) -> SiteAnswer {
         guard index < scalarSites.count else { return .undecided }
         let site = scalarSites.base + index
         guard site.pointee.isPresent, site.pointee.variable < 0, item.schema == site.pointee.schema else {
@@ -104,10 +135,11 @@ extension VirtualMachine {
         }
         guard index < comparisons.count, let reference = comparisons[index] else { return .undecided }
         let value = item.value(atSlot: site.pointee.slot)
-        return reference._withUnsafeGuaranteedRef { prepared -> SiteAnswer in
-            guard prepared.quantifier == .direct, let decided = prepared.decide(value) else { return .undecided }
-            return SiteAnswer(decided, cost: site.pointee.cost)
+        let answer = reference._withUnsafeGuaranteedRef { prepared -> Bool? in
+            prepared.quantifier == .direct ? prepared.decide(value) : nil
         }
+        if let answer { return SiteAnswer(answer, cost: site.pointee.cost) }
+        return undecided(value, reference, cost: site.pointee.cost, unordered: &unordered)
     }
 }
 
@@ -116,11 +148,13 @@ extension VirtualMachine {
     /// `RETURN_BOOL` (`filename ENDSWITH[c] '.pdf'`, `userInfo.rank >= 3`: the commonest shape of
     /// a rule), as the straight loop would, without entering it: each item's answer is written
     /// to `answers` when the test decides it and the budget covers the test and the return;
-    /// the other items are listed in `undecided`, for the caller to evaluate one by one. `false`,
-    /// with nothing written, when the program is not of this shape.
+    /// an item whose string cannot be ordered against the constant fails as the instructions
+    /// would (its answer `false`, its error in `failures`, in order); the other items are
+    /// listed in `undecided`, for the caller to evaluate one by one. `false`, with nothing
+    /// written, when the program is not of this shape.
     mutating func decideSingleSite(
         at base: UnsafeRawPointer, stride: Int, count: Int, type: any KeyValueCoding.Type, schema: ObjectIdentifier?,
-        into answers: UnsafeMutablePointer<Bool>, undecided: inout [Int]
+        into answers: UnsafeMutablePointer<Bool>, undecided: inout [Int], failures: inout [ItemFailure]
     ) -> Bool {
         guard machineCode.count == 2, !hasEvaluationState, program.kind == .predicate else { return false }
         let word = machineCode.base[0]
@@ -129,16 +163,27 @@ extension VirtualMachine {
             word.use.pushesAlways, machineCode.base[1].operation == .returnBool
         else { return false }
         let site = Int(word.site)
-        // The test's own step and `RETURN_BOOL`'s, besides the site's cost.
+        // The test's own step and `RETURN_BOOL`'s, besides the site's cost. An item that fails
+        // needs one step fewer, but one within a step of the limit is left to the instructions,
+        // which tell the error from running out of steps.
         let budget = maximumSteps - 2
+        let constant = site < comparisons.count ? comparisons[site]?.takeUnretainedValue().constantOperand : nil
+        let range = program.sourceRanges.first
+        var unordered = ""
         for index in 0..<count {
             let address = base + index &* stride
             let item =
                 schema.map { ItemReader(address: address, type: type, schema: $0) }
                 ?? ItemReader(address: address, type: type)
-            let answer = decideSelfSite(operation, site, item)
+            let answer = decideSelfSite(operation, site, item, unordered: &unordered)
             if answer.isDecided, answer.cost <= budget {
                 answers[index] = answer.answer
+            } else if answer.cannotBeOrdered, answer.cost <= budget, let constant {
+                // As the instruction loop throws it and locates it at the word.
+                var error = EvaluationError.cannotOrder(string: unordered, against: constant)
+                if error.range == nil { error.range = range }
+                answers[index] = false
+                failures.append(ItemFailure(index: index, error: error))
             } else {
                 undecided.append(index)
             }

@@ -115,17 +115,41 @@ extension VirtualMachine {
             decidedAtOnce = true
         } else {
             decidedAtOnce = decideSingleSite(
-                at: base, stride: stride, count: count, type: type, schema: schema, into: out, undecided: &undecided)
+                at: base, stride: stride, count: count, type: type, schema: schema, into: out, undecided: &undecided,
+                failures: &failures)
             straight = !decidedAtOnce
         }
         if decidedAtOnce {
+            // The one test's failures, then the undecided items', merged in order.
+            let early = failures
+            failures = []
             for index in undecided { evaluate(index) }
+            if !early.isEmpty { failures = failures.isEmpty ? early : merged(early, failures) }
             // As an evaluation that returned leaves it, when none ran one by one.
             if first { scratchInUse = false }
         } else {
             for index in 0..<count { evaluate(index) }
         }
         return failures
+    }
+
+    /// Two lists of failures, each in the order of its items, as one.
+    private func merged(_ first: [ItemFailure], _ second: [ItemFailure]) -> [ItemFailure] {
+        var result: [ItemFailure] = []
+        result.reserveCapacity(first.count + second.count)
+        var (i, j) = (0, 0)
+        while i < first.count, j < second.count {
+            if first[i].index < second[j].index {
+                result.append(first[i])
+                i += 1
+            } else {
+                result.append(second[j])
+                j += 1
+            }
+        }
+        result.append(contentsOf: first[i...])
+        result.append(contentsOf: second[j...])
+        return result
     }
 
     /// Evaluates the predicate program with each of `items` as `SELF`, in place: their answers,
