@@ -97,6 +97,70 @@ import Testing
         #expect(failures.isEmpty, "\(failures.prefix(10))")
     }
 
+    /// Text that is not ASCII takes the table paths (folded into a buffer on the stack, or for a
+    /// suffix only its last scalars folded); their answers are those of the exact folding,
+    /// whatever marks, supplementary scalars or ligatures lie before or inside the part compared.
+    @Test func nonASCIIOperandsAgreeWithExactFolding() {
+        var generator = TextGenerator(seed: 11)
+        var random = SeededGenerator(seed: 12)
+        func exact(_ text: String, _ options: ComparisonOptions) -> [UInt16] {
+            let scalars = StringFolding.exactFold(
+                text, caseInsensitive: options.contains(.caseInsensitive),
+                diacriticInsensitive: options.contains(.diacriticInsensitive))
+            return Array(StringFolding.string(scalars).utf16)
+        }
+        // The other operand: unrelated text, or a piece of the first (its end, its start, its
+        // middle), cut anywhere, marks included, so that many answers are true.
+        func piece(of text: String) -> String {
+            let scalars = Array(text.unicodeScalars)
+            let start = Int.random(in: 0...scalars.count, using: &random)
+            let end = Int.random(in: start...scalars.count, using: &random)
+            let cut: ArraySlice<Unicode.Scalar> =
+                switch Int.random(in: 0..<3, using: &random) {
+                case 0: scalars[start...]
+                case 1: scalars[..<end]
+                default: scalars[start..<end]
+                }
+            return String(String.UnicodeScalarView(cut))
+        }
+        var failures: [String] = []
+        var found = 0
+        for _ in 0..<3_000 {
+            let lhs = generator.text()
+            let rhs = generator.chance(0.7) ? piece(of: lhs) : generator.text()
+            for options in FoldingConformanceTests.foldingOptions {
+                let (left, right) = (exact(lhs, options), exact(rhs, options))
+                let matcher = StringMatcher(rhs, options: options)
+                let suffix =
+                    !rhs.isEmpty && !right.isEmpty && left.count >= right.count
+                    && left.suffix(right.count) == right[...]
+                let prefix = !rhs.isEmpty && !right.isEmpty && left.starts(with: right)
+                let contains = !rhs.isEmpty && FoundationReference.contains(left, right)
+                let order = FoundationReference.order(left, right)
+                if suffix { found += 1 }
+                let checks = [
+                    StringOperators.equals(lhs, rhs, options: options) == (left == right),
+                    matcher.equals(lhs) == (left == right),
+                    StringOperators.compare(lhs, rhs, options: options) == order,
+                    matcher.order(of: lhs) == order,
+                    StringOperators.hasSuffix(lhs, rhs, options: options) == suffix,
+                    matcher.isSuffix(of: lhs) == suffix,
+                    StringMatcher(lhs, options: options).hasSuffix(rhs) == suffix,
+                    StringOperators.hasPrefix(lhs, rhs, options: options) == prefix,
+                    matcher.isPrefix(of: lhs) == prefix,
+                    StringOperators.contains(lhs, rhs, options: options) == contains,
+                    matcher.isContained(in: lhs) == contains,
+                    StringMatcher(lhs, options: options).contains(rhs) == contains,
+                ]
+                if let failed = checks.firstIndex(of: false) {
+                    failures.append("check \(failed) \(options.rawValue) \(hex(lhs)) | \(hex(rhs))")
+                }
+            }
+        }
+        #expect(failures.isEmpty, "\(failures.prefix(10))")
+        #expect(found > 1_000, "suffixes found")
+    }
+
     /// LIKE on an ASCII subject (matched in place) agrees with the same subject forced through
     /// the Unicode path by a non-ASCII suffix that the pattern absorbs.
     @Test func likeOnASCIIAgreesWithUnicodePath() throws {

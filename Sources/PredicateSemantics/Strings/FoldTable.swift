@@ -83,6 +83,91 @@ struct FoldTable: Sendable {
         return output
     }
 
+    /// `text` folded by look-up into `buffer`: the number of scalar values written, or `nil` when
+    /// some scalar needs the exact path or the folding does not fit.
+    func fold(_ text: String, into buffer: UnsafeMutableBufferPointer<UInt32>) -> Int? {
+        StringKernels.withUTF8(text) { utf8 in fold(utf8: utf8, into: buffer) }
+    }
+
+    /// ``fold(_:into:)`` on the UTF-8 of a string, decoded as it is read.
+    private func fold(utf8: UnsafeBufferPointer<UInt8>, into buffer: UnsafeMutableBufferPointer<UInt32>) -> Int? {
+        let capacity = buffer.count
+        var count = 0
+        var index = 0
+        while index < utf8.count {
+            guard let (value, length) = Self.scalar(in: utf8, at: index), value < 0x1_0000 else { return nil }
+            index &+= length
+            let entry = entries[Int(value)]
+            if entry < Self.multiple {
+                guard count < capacity else { return nil }
+                buffer[count] = entry
+                count &+= 1
+                continue
+            }
+            guard entry & Self.unsupported == 0 else { return nil }
+            let start = Int(entry & 0xFF_FFFF)
+            let units = Int(entry >> 24 & 0xF)
+            guard units <= capacity &- count, start + units <= pool.count else { return nil }
+            for offset in 0..<units { buffer[count &+ offset] = pool[start &+ offset] }
+            count &+= units
+        }
+        return count
+    }
+
+    /// Whether the folding of the string whose UTF-8 is `utf8` ends with `needle` (folded, not
+    /// empty), found by folding its last scalars only; `nil` when one of them needs the exact
+    /// path.
+    ///
+    /// The answer is the whole string's even when earlier scalars need the exact path: every
+    /// scalar the table answers for is a starter whose decomposition starts with one, so nothing
+    /// before it reorders into its folding, and the exact path folds it as the table does.
+    func folding(of utf8: UnsafeBufferPointer<UInt8>, endsWith needle: [UInt32]) -> Bool? {
+        var remaining = needle.count
+        guard remaining > 0 else { return false }
+        var end = utf8.count
+        while remaining > 0 {
+            guard end > 0 else { return false }
+            var start = end &- 1
+            while start > 0, utf8[start] & 0xC0 == 0x80 { start &-= 1 }
+            guard let (value, length) = Self.scalar(in: utf8, at: start), start + length == end, value < 0x1_0000
+            else { return nil }
+            end = start
+            let entry = entries[Int(value)]
+            if entry < Self.multiple {
+                remaining &-= 1
+                if needle[remaining] != entry { return false }
+                continue
+            }
+            guard entry & Self.unsupported == 0 else { return nil }
+            let first = Int(entry & 0xFF_FFFF)
+            var offset = Int(entry >> 24 & 0xF)
+            guard first + offset <= pool.count else { return nil }
+            while offset > 0, remaining > 0 {
+                offset &-= 1
+                remaining &-= 1
+                if pool[first &+ offset] != needle[remaining] { return false }
+            }
+        }
+        return true
+    }
+
+    /// The scalar value whose UTF-8 starts at `index` and its length in bytes; `nil` when the
+    /// bytes there do not start a scalar (a string's UTF-8 always does).
+    @inline(__always)
+    private static func scalar(in utf8: UnsafeBufferPointer<UInt8>, at index: Int) -> (UInt32, Int)? {
+        let lead = UInt32(utf8[index])
+        if lead < 0x80 { return (lead, 1) }
+        let length = lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+        guard lead >= 0xC0, index + length <= utf8.count else { return nil }
+        var value = lead & (0x7F >> UInt32(length))
+        for offset in 1..<length {
+            let byte = UInt32(utf8[index &+ offset])
+            guard byte & 0xC0 == 0x80 else { return nil }
+            value = value << 6 | byte & 0x3F
+        }
+        return (value, length)
+    }
+
     /// Whether a scalar whose decomposition starts with `first` folds independently of its
     /// neighbours.
     private static func isIndependent(_ value: UInt32, first: UInt32) -> Bool {

@@ -41,6 +41,49 @@ enum StringComparisonKind: Sendable {
     }
 }
 
+extension StringComparisonKind {
+    /// `body` over `text` as ``transform(_:)`` gives it: written into a buffer on the stack when
+    /// the text is plain enough for a table (the common case: nothing is allocated), else over
+    /// ``transform(_:)``'s array.
+    @inline(__always)
+    func withTransformed<R>(_ text: String, _ body: (UnsafeBufferPointer<UInt32>) -> R) -> R {
+        // Most scalars fold to one or two values and take two or three bytes: a folding that
+        // outgrows this goes the array's way.
+        let capacity = text.utf8.count &* 2 &+ 8
+        let done = withUnsafeTemporaryAllocation(of: UInt32.self, capacity: capacity) { buffer -> R? in
+            let count: Int?
+            switch self {
+            case .literal:
+                count = Self.scalars(of: text, into: buffer)
+            case .canonical:
+                // Nothing below U+00C0 (UTF-8 lead byte 0xC3) has a canonical decomposition.
+                count =
+                    StringKernels.withUTF8(text, { $0.allSatisfy { $0 < 0xC3 } })
+                    ? Self.scalars(of: text, into: buffer) : FoldTable.canonical.fold(text, into: buffer)
+            case .folded(let caseInsensitive, let diacriticInsensitive):
+                count = FoldTable.table(caseInsensitive: caseInsensitive, diacriticInsensitive: diacriticInsensitive)
+                    .fold(text, into: buffer)
+            }
+            guard let count else { return nil }
+            return body(UnsafeBufferPointer(rebasing: buffer[..<count]))
+        }
+        if let done { return done }
+        return transform(text).withUnsafeBufferPointer(body)
+    }
+
+    /// The scalar values of `text` written to `buffer` (never more than its UTF-8 bytes); `nil`
+    /// when they do not fit.
+    private static func scalars(of text: String, into buffer: UnsafeMutableBufferPointer<UInt32>) -> Int? {
+        var count = 0
+        for scalar in text.unicodeScalars {
+            guard count < buffer.count else { return nil }
+            buffer[count] = scalar.value
+            count &+= 1
+        }
+        return count
+    }
+}
+
 /// ASCII bytes as a comparison sees them: lower-cased under `[c]`, as they are otherwise.
 typealias ASCIIView = LazyMapCollection<UnsafeBufferPointer<UInt8>, UInt8>
 

@@ -26,7 +26,7 @@ public enum StringOperators: Sendable {
         if let result = StringKernels.withASCII(lhs, rhs, lowercased: kind.lowercasesASCII, { $0.elementsEqual($1) }) {
             return result
         }
-        return kind.transform(lhs) == kind.transform(rhs)
+        return kind.withTransformed(lhs) { left in kind.withTransformed(rhs) { right in left.elementsEqual(right) } }
     }
 
     /// The order of `lhs` against `rhs`, for `<`, `<=`, `>` and `>=` between strings.
@@ -38,9 +38,11 @@ public enum StringOperators: Sendable {
         {
             return result
         }
-        return StringKernels.order(
-            kind.transform(lhs).lazy.map(StringKernels.utf16Order),
-            kind.transform(rhs).lazy.map(StringKernels.utf16Order))
+        return kind.withTransformed(lhs) { left in
+            kind.withTransformed(rhs) { right in
+                StringKernels.order(left.lazy.map(StringKernels.utf16Order), right.lazy.map(StringKernels.utf16Order))
+            }
+        }
     }
 
     /// `haystack BEGINSWITH needle`. An empty needle is never found.
@@ -94,7 +96,7 @@ public enum StringOperators: Sendable {
         {
             return result
         }
-        return test.run(kind.transform(haystack), kind.transform(needle))
+        return kind.withTransformed(haystack) { text in kind.withTransformed(needle) { test.run(text, $0) } }
     }
 }
 
@@ -156,8 +158,10 @@ public struct StringMatcher: Sendable {
                 return StringKernels.order(
                     view.lazy.map { UInt32($0) }, scalars.lazy.map(StringKernels.utf16Order))
             }
-            return StringKernels.order(
-                kind.transform(other).lazy.map(StringKernels.utf16Order), scalars.lazy.map(StringKernels.utf16Order))
+            return kind.withTransformed(other) { folded in
+                StringKernels.order(
+                    folded.lazy.map(StringKernels.utf16Order), scalars.lazy.map(StringKernels.utf16Order))
+            }
         }
     }
 
@@ -196,23 +200,34 @@ public struct StringMatcher: Sendable {
     /// An ASCII `text` folds to ASCII, so it can neither equal nor contain a prepared string that
     /// does not: that case is answered without looking.
     private func find(_ test: SubstringTest, in text: String) -> Bool {
-        StringKernels.withUTF8(text) { utf8 in
-            guard case .folded = kind else { return test.run(utf8, bytes) }
-            if StringKernels.isASCII(utf8) {
-                return isASCII && test.run(StringKernels.view(utf8, lowercased: kind.lowercasesASCII), bytes)
+        let onBytes = StringKernels.withUTF8(text) { utf8 -> Bool? in
+            guard case .folded(let caseInsensitive, let diacriticInsensitive) = kind else {
+                return test.run(utf8, bytes)
             }
-            return test.run(kind.transform(text), scalars)
+            guard StringKernels.isASCII(utf8) else {
+                // A suffix needs only the last scalars folded.
+                guard case .suffix = test else { return nil }
+                return FoldTable.table(caseInsensitive: caseInsensitive, diacriticInsensitive: diacriticInsensitive)
+                    .folding(of: utf8, endsWith: self.scalars)
+            }
+            return isASCII && test.run(StringKernels.view(utf8, lowercased: kind.lowercasesASCII), bytes)
         }
+        if let onBytes { return onBytes }
+        // Only the folded scalars are captured: the closure copying the whole matcher cost
+        // more than the folding.
+        let scalars = self.scalars
+        return kind.withTransformed(text) { test.run($0, scalars) }
     }
 
     /// Runs `test` with the prepared string as the haystack and `needle` as the needle.
     private func look(_ test: SubstringTest, for needle: String) -> Bool {
-        StringKernels.withUTF8(needle) { utf8 in
+        let onBytes = StringKernels.withUTF8(needle) { utf8 -> Bool? in
             guard case .folded = kind else { return test.run(bytes, utf8) }
-            if isASCII && StringKernels.isASCII(utf8) {
-                return test.run(bytes, StringKernels.view(utf8, lowercased: kind.lowercasesASCII))
-            }
-            return test.run(scalars, kind.transform(needle))
+            guard isASCII && StringKernels.isASCII(utf8) else { return nil }
+            return test.run(bytes, StringKernels.view(utf8, lowercased: kind.lowercasesASCII))
         }
+        if let onBytes { return onBytes }
+        let scalars = self.scalars
+        return kind.withTransformed(needle) { test.run(scalars, $0) }
     }
 }
