@@ -18,6 +18,8 @@ struct BenchmarkReport: Encodable {
     /// The VM on a plain struct with the minimal conformance against a tree-walker and a closure
     /// compiler (issue 13).
     var outside: [OutsideItemsBenchmark.Result] = []
+    /// The shared string kernels on ASCII names against names that are not (issue 14).
+    var stringKernels: [StringKernelBenchmark.Result] = []
     /// Rules pushed down to SQLite and PostgreSQL against loading every row (issue 19); absent
     /// with `--no-database`.
     var database: DatabaseBenchmark.Result?
@@ -25,6 +27,7 @@ struct BenchmarkReport: Encodable {
     enum CodingKeys: String, CodingKey {
         case machine, workloads, parse, scaling, runs, database
         case outside = "outside_items"
+        case stringKernels = "string_kernels"
         case failingRules = "rule_set_with_failing_rules"
         case upkeep = "batch_upkeep"
         case buildSeconds = "build_seconds"

@@ -31,6 +31,7 @@ RuleSetBenchmark.run(quick: options.quick)
 let failingRules = FailingRulesBenchmark.run(options: options, dataset: dataset)
 let upkeep = BatchUpkeepBenchmark.run(options: options, dataset: dataset)
 let outside = OutsideItemsBenchmark.run(options: options)
+let stringKernels = StringKernelBenchmark.run(options: options)
 let database = options.database ? DatabaseBenchmark.run(options: options, dataset: dataset) : nil
 
 print(
@@ -55,7 +56,7 @@ if let path = options.jsonPath {
         parse: parseResults, scaling: scalingPoints.map(BenchmarkReport.ScalingEntry.init),
         buildSeconds: Dictionary(dataset.buildSeconds, uniquingKeysWith: { first, _ in first }),
         peakMemoryMiB: peakMemory, runs: options.runs, failingRules: failingRules, upkeep: upkeep, outside: outside,
-        database: database)
+        stringKernels: stringKernels, database: database)
     do {
         try report.write(to: path)
         print("wrote \(path)")

@@ -151,6 +151,47 @@ struct FoldTable: Sendable {
         return true
     }
 
+    /// Whether the folding of the string whose UTF-8 is `utf8` starts with `needle` (folded, not
+    /// empty), or with `whole`, is `needle`; found by folding its first scalars only, up to the
+    /// first that decides; `nil` when one of them, or the scalar after them, needs the exact
+    /// path.
+    ///
+    /// The scalar after the ones compared must be one the table answers for: only a starter
+    /// guarantees that nothing reorders into the folding of the scalars before it.
+    func folding(of utf8: UnsafeBufferPointer<UInt8>, startsWith needle: [UInt32], whole: Bool) -> Bool? {
+        if needle.isEmpty && !whole { return false }
+        var matched = 0
+        var answer: Bool? = nil
+        var index = 0
+        while index < utf8.count {
+            guard let (value, length) = Self.scalar(in: utf8, at: index), value < 0x1_0000 else { return nil }
+            let entry = entries[Int(value)]
+            guard entry < Self.multiple || entry & Self.unsupported == 0 else { return nil }
+            if let answer { return answer }
+            index &+= length
+            let first: Int
+            let units: Int
+            if entry < Self.multiple {
+                (first, units) = (-1, 1)
+            } else {
+                (first, units) = (Int(entry & 0xFF_FFFF), Int(entry >> 24 & 0xF))
+                guard first + units <= pool.count else { return nil }
+            }
+            for offset in 0..<units {
+                let unit = first < 0 ? entry : pool[first &+ offset]
+                if matched == needle.count || needle[matched] != unit {
+                    // A unit past the needle: a longer string for `whole`; for a prefix, the
+                    // needle was matched before it.
+                    answer = matched == needle.count && !whole
+                    break
+                }
+                matched &+= 1
+            }
+            if answer == nil, !whole, matched == needle.count { answer = true }
+        }
+        return answer ?? (matched == needle.count)
+    }
+
     /// The scalar value whose UTF-8 starts at `index` and its length in bytes; `nil` when the
     /// bytes there do not start a scalar (a string's UTF-8 always does).
     @inline(__always)

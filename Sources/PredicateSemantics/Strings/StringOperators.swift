@@ -205,10 +205,15 @@ public struct StringMatcher: Sendable {
                 return test.run(utf8, bytes)
             }
             guard StringKernels.isASCII(utf8) else {
-                // A suffix needs only the last scalars folded.
-                guard case .suffix = test else { return nil }
-                return FoldTable.table(caseInsensitive: caseInsensitive, diacriticInsensitive: diacriticInsensitive)
-                    .folding(of: utf8, endsWith: self.scalars)
+                // A suffix, a prefix or an equality needs only the scalars it compares folded.
+                let table = FoldTable.table(
+                    caseInsensitive: caseInsensitive, diacriticInsensitive: diacriticInsensitive)
+                switch test {
+                case .suffix: return table.folding(of: utf8, endsWith: self.scalars)
+                case .prefix: return table.folding(of: utf8, startsWith: self.scalars, whole: false)
+                case .equal: return table.folding(of: utf8, startsWith: self.scalars, whole: true)
+                case .contains: return nil
+                }
             }
             return isASCII && test.run(StringKernels.view(utf8, lowercased: kind.lowercasesASCII), bytes)
         }
