@@ -199,6 +199,7 @@ public struct StringMatcher: Sendable {
     ///
     /// An ASCII `text` folds to ASCII, so it can neither equal nor contain a prepared string that
     /// does not: that case is answered without looking.
+    @inline(__always)
     private func find(_ test: SubstringTest, in text: String) -> Bool {
         let onBytes = StringKernels.withUTF8(text) { utf8 -> Bool? in
             guard case .folded(let caseInsensitive, let diacriticInsensitive) = kind else {
@@ -225,6 +226,7 @@ public struct StringMatcher: Sendable {
     }
 
     /// Runs `test` with the prepared string as the haystack and `needle` as the needle.
+    @inline(__always)
     private func look(_ test: SubstringTest, for needle: String) -> Bool {
         let onBytes = StringKernels.withUTF8(needle) { utf8 -> Bool? in
             guard case .folded = kind else { return test.run(bytes, utf8) }

@@ -161,9 +161,8 @@ extension VirtualMachine {
             case .testSelfOptionalDouble: decided = decider.decide(word, .optionalDouble, at: at)
             case .testSelfString, .testSelfDictionary, .testSelfScalar:
                 guard let item = decider.item else { return false }
-                // An error is the instruction loop's to throw: the string is not wanted.
-                var unordered = ""
-                let answer = decideSelfSite(word.pointee.operation, Int(word.pointee.site), item, unordered: &unordered)
+                // An error is the instruction loop's to throw: no string is wanted.
+                let answer = decideSelfSite(word.pointee.operation, Int(word.pointee.site), item, unordered: nil)
                 guard answer.isDecided else { return false }
                 decided = answer.answer
                 siteCost = answer.cost

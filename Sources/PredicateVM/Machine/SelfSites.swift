@@ -38,7 +38,8 @@ struct SiteAnswer {
 // general path can decide (a pattern to run, an error to throw, a value the prepared constant
 // does not decide); the straight loop then stops before the word, and the instruction loop runs
 // it as `TEST`. The one error they tell apart is a string that cannot be ordered against the
-// constant (`userInfo.rank >= 3` on `"high"`), the string left in `unordered`: what a program
+// constant (`userInfo.rank >= 3` on `"high"`), the string left in `unordered` when it is given
+// (the straight loop gives none, and so keeps no string): what a program
 // made of the one test reports without running the instructions. None throws or charges: the caller charges ``SiteAnswer/cost`` once it knows the
 // budget covers it, so that an item whose rule runs out of steps fails where the instructions
 // would. They change nothing, but are `mutating` so that the loop passes the machine to them by
@@ -49,27 +50,32 @@ extension VirtualMachine {
     /// or `testSelfScalar`) names.
     @inline(__always)
     mutating func decideSelfSite(
-        _ operation: MachineOperation, _ index: Int, _ item: ItemReader, unordered: inout String
+        _ operation: MachineOperation, _ index: Int, _ item: ItemReader, unordered: UnsafeMutablePointer<String>?
     ) -> SiteAnswer {
         switch operation {
-        case .testSelfString: decideSelfString(index, item, unordered: &unordered)
-        case .testSelfDictionary: decideSelfDictionary(index, item, unordered: &unordered)
-        default: decideSelfScalar(index, item, unordered: &unordered)
+        case .testSelfString: decideSelfString(index, item, unordered: unordered)
+        case .testSelfDictionary: decideSelfDictionary(index, item, unordered: unordered)
+        default: decideSelfScalar(index, item, unordered: unordered)
         }
     }
 
     /// Site `index`, a string stored in `item` (``StringSite``), where it lies.
     @inline(never)
-    mutating func decideSelfString(_ index: Int, _ item: ItemReader, unordered: inout String) -> SiteAnswer {
+    mutating func decideSelfString(
+        _ index: Int, _ item: ItemReader, unordered: UnsafeMutablePointer<String>?
+    ) -> SiteAnswer {
         guard index < stringSites.count else { return .undecided }
         let site = stringSites.base + index
         guard let field = site.pointee.field, let reference = site.pointee.prepared, site.pointee.variable < 0,
             ObjectIdentifier(item.type) == hostType
         else { return .undecided }
-        switch storedStringOutcome(index, field, reference, item, unordered: &unordered) {
+        var text = ""
+        switch storedStringOutcome(index, field, reference, item, unordered: &text) {
         case .isTrue: return SiteAnswer(true, cost: site.pointee.cost)
         case .isFalse: return SiteAnswer(false, cost: site.pointee.cost)
-        case .cannotOrder: return .cannotOrder(cost: site.pointee.cost)
+        case .cannotOrder:
+            unordered?.pointee = text
+            return .cannotOrder(cost: site.pointee.cost)
         case .pattern, .general: return .undecided
         }
     }
@@ -77,7 +83,9 @@ extension VirtualMachine {
     /// Site `index`, a key of a dictionary field of `item` (``DictionarySite``): looked up where
     /// the dictionary lies when the item's type stores it, else in the field's value, read once.
     @inline(never)
-    mutating func decideSelfDictionary(_ index: Int, _ item: ItemReader, unordered: inout String) -> SiteAnswer {
+    mutating func decideSelfDictionary(
+        _ index: Int, _ item: ItemReader, unordered: UnsafeMutablePointer<String>?
+    ) -> SiteAnswer {
         guard index < dictionarySites.count, index < comparisons.count, let reference = comparisons[index] else {
             return .undecided
         }
@@ -91,7 +99,7 @@ extension VirtualMachine {
             switch storedDictionaryOutcome(index, item, keeping: &found) {
             case .isTrue: return SiteAnswer(true, cost: cost)
             case .isFalse: return SiteAnswer(false, cost: cost)
-            case .general: return undecided(found, reference, cost: cost, unordered: &unordered)
+            case .general: return undecided(found, reference, cost: cost, unordered: unordered)
             case .absent: return .undecided
             }
         }
@@ -100,7 +108,7 @@ extension VirtualMachine {
             prepared.quantifier == .direct ? prepared.decide(found) : nil
         }
         if let answer { return SiteAnswer(answer, cost: cost) }
-        return undecided(found, reference, cost: cost, unordered: &unordered)
+        return undecided(found, reference, cost: cost, unordered: unordered)
     }
 
     /// A value the prepared comparison did not decide: the `cannotOrder` error when it is a string
@@ -108,19 +116,22 @@ extension VirtualMachine {
     /// same steps), else the general path's.
     @inline(__always)
     private func undecided(
-        _ value: consuming Value, _ reference: Unmanaged<PreparedComparison>, cost: Int, unordered: inout String
+        _ value: Value, _ reference: Unmanaged<PreparedComparison>, cost: Int, unordered: UnsafeMutablePointer<String>?
     ) -> SiteAnswer {
-        guard case .string(let text) = value,
-            reference._withUnsafeGuaranteedRef({ $0.quantifier == .direct && $0.stringsCannotBeOrdered })
+        // The comparison first: most never throw this error, and need not look at the value.
+        guard reference._withUnsafeGuaranteedRef({ $0.quantifier == .direct && $0.stringsCannotBeOrdered }),
+            case .string(let text) = value
         else { return .undecided }
-        unordered = text
+        unordered?.pointee = text
         return .cannotOrder(cost: cost)
     }
 
     /// Site `index`, one field of `item` (``ScalarSite``): its scalar, or when the type answers
     /// none for it (or the schema declares it a string), its value.
     @inline(never)
-    mutating func decideSelfScalar(_ index: Int, _ item: ItemReader, unordered: inout String) -> SiteAnswer {
+    mutating func decideSelfScalar(
+        _ index: Int, _ item: ItemReader, unordered: UnsafeMutablePointer<String>?
+    ) -> SiteAnswer {
         guard index < scalarSites.count else { return .undecided }
         let site = scalarSites.base + index
         guard site.pointee.isPresent, site.pointee.variable < 0, item.schema == site.pointee.schema else {
@@ -139,7 +150,7 @@ extension VirtualMachine {
             prepared.quantifier == .direct ? prepared.decide(value) : nil
         }
         if let answer { return SiteAnswer(answer, cost: site.pointee.cost) }
-        return undecided(value, reference, cost: site.pointee.cost, unordered: &unordered)
+        return undecided(value, reference, cost: site.pointee.cost, unordered: unordered)
     }
 }
 
@@ -170,22 +181,24 @@ extension VirtualMachine {
         let constant = site < comparisons.count ? comparisons[site]?.takeUnretainedValue().constantOperand : nil
         let range = program.sourceRanges.first
         var unordered = ""
-        for index in 0..<count {
-            let address = base + index &* stride
-            let item =
-                schema.map { ItemReader(address: address, type: type, schema: $0) }
-                ?? ItemReader(address: address, type: type)
-            let answer = decideSelfSite(operation, site, item, unordered: &unordered)
-            if answer.isDecided, answer.cost <= budget {
-                answers[index] = answer.answer
-            } else if answer.cannotBeOrdered, answer.cost <= budget, let constant {
-                // As the instruction loop throws it and locates it at the word.
-                var error = EvaluationError.cannotOrder(string: unordered, against: constant)
-                if error.range == nil { error.range = range }
-                answers[index] = false
-                failures.append(ItemFailure(index: index, error: error))
-            } else {
-                undecided.append(index)
+        withUnsafeMutablePointer(to: &unordered) { unordered in
+            for index in 0..<count {
+                let address = base + index &* stride
+                let item =
+                    schema.map { ItemReader(address: address, type: type, schema: $0) }
+                    ?? ItemReader(address: address, type: type)
+                let answer = decideSelfSite(operation, site, item, unordered: unordered)
+                if answer.isDecided, answer.cost <= budget {
+                    answers[index] = answer.answer
+                } else if answer.cannotBeOrdered, answer.cost <= budget, let constant {
+                    // As the instruction loop throws it and locates it at the word.
+                    var error = EvaluationError.cannotOrder(string: unordered.pointee, against: constant)
+                    if error.range == nil { error.range = range }
+                    answers[index] = false
+                    failures.append(ItemFailure(index: index, error: error))
+                } else {
+                    undecided.append(index)
+                }
             }
         }
         return true
