@@ -63,33 +63,11 @@ import Testing
             let scalars = (0..<length).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &random)] }
             return String(String.UnicodeScalarView(scalars))
         }
-        func exact(_ text: String, _ options: ComparisonOptions) -> [UInt16] {
-            let scalars = StringFolding.exactFold(
-                text, caseInsensitive: options.contains(.caseInsensitive),
-                diacriticInsensitive: options.contains(.diacriticInsensitive))
-            return Array(StringFolding.string(scalars).utf16)
-        }
         var failures: [String] = []
         for _ in 0..<4_000 {
             let (lhs, rhs) = (word(), word())
             for options in FoldingConformanceTests.foldingOptions {
-                let (left, right) = (exact(lhs, options), exact(rhs, options))
-                let matcher = StringMatcher(rhs, options: options)
-                let contains = !rhs.isEmpty && FoundationReference.contains(left, right)
-                let prefix = !rhs.isEmpty && left.starts(with: right)
-                let order = FoundationReference.order(left, right)
-                let checks = [
-                    StringOperators.equals(lhs, rhs, options: options) == (left == right),
-                    matcher.equals(lhs) == (left == right),
-                    StringOperators.compare(lhs, rhs, options: options) == order,
-                    matcher.order(of: lhs) == order,
-                    StringOperators.contains(lhs, rhs, options: options) == contains,
-                    matcher.isContained(in: lhs) == contains,
-                    StringOperators.hasPrefix(lhs, rhs, options: options) == prefix,
-                    matcher.isPrefix(of: lhs) == prefix,
-                    StringMatcher(lhs, options: options).hasPrefix(rhs) == prefix,
-                ]
-                if checks.contains(false) {
+                if Self.firstDisagreement(lhs, rhs, options).check != nil {
                     failures.append("\(options.rawValue) \(lhs.debugDescription) \(rhs.debugDescription)")
                 }
             }
@@ -103,12 +81,6 @@ import Testing
     @Test func nonASCIIOperandsAgreeWithExactFolding() {
         var generator = TextGenerator(seed: 11)
         var random = SeededGenerator(seed: 12)
-        func exact(_ text: String, _ options: ComparisonOptions) -> [UInt16] {
-            let scalars = StringFolding.exactFold(
-                text, caseInsensitive: options.contains(.caseInsensitive),
-                diacriticInsensitive: options.contains(.diacriticInsensitive))
-            return Array(StringFolding.string(scalars).utf16)
-        }
         // The other operand: unrelated text, or a piece of the first (its end, its start, its
         // middle), cut anywhere, marks included, so that many answers are true.
         func piece(of text: String) -> String {
@@ -129,36 +101,51 @@ import Testing
             let lhs = generator.text()
             let rhs = generator.chance(0.7) ? piece(of: lhs) : generator.text()
             for options in FoldingConformanceTests.foldingOptions {
-                let (left, right) = (exact(lhs, options), exact(rhs, options))
-                let matcher = StringMatcher(rhs, options: options)
-                let suffix =
-                    !rhs.isEmpty && !right.isEmpty && left.count >= right.count
-                    && left.suffix(right.count) == right[...]
-                let prefix = !rhs.isEmpty && !right.isEmpty && left.starts(with: right)
-                let contains = !rhs.isEmpty && FoundationReference.contains(left, right)
-                let order = FoundationReference.order(left, right)
+                let (check, suffix) = Self.firstDisagreement(lhs, rhs, options)
                 if suffix { found += 1 }
-                let checks = [
-                    StringOperators.equals(lhs, rhs, options: options) == (left == right),
-                    matcher.equals(lhs) == (left == right),
-                    StringOperators.compare(lhs, rhs, options: options) == order,
-                    matcher.order(of: lhs) == order,
-                    StringOperators.hasSuffix(lhs, rhs, options: options) == suffix,
-                    matcher.isSuffix(of: lhs) == suffix,
-                    StringMatcher(lhs, options: options).hasSuffix(rhs) == suffix,
-                    StringOperators.hasPrefix(lhs, rhs, options: options) == prefix,
-                    matcher.isPrefix(of: lhs) == prefix,
-                    StringOperators.contains(lhs, rhs, options: options) == contains,
-                    matcher.isContained(in: lhs) == contains,
-                    StringMatcher(lhs, options: options).contains(rhs) == contains,
-                ]
-                if let failed = checks.firstIndex(of: false) {
-                    failures.append("check \(failed) \(options.rawValue) \(hex(lhs)) | \(hex(rhs))")
-                }
+                if let check { failures.append("check \(check) \(options.rawValue) \(hex(lhs)) | \(hex(rhs))") }
             }
         }
         #expect(failures.isEmpty, "\(failures.prefix(10))")
         #expect(found > 1_000, "suffixes found")
+    }
+
+    /// Every operator on `lhs` and `rhs` (with either side prepared, where the API has both)
+    /// against the exact folding's answer: the index of the first check that disagrees, if any,
+    /// and whether `rhs` is a suffix of `lhs`.
+    static func firstDisagreement(
+        _ lhs: String, _ rhs: String, _ options: ComparisonOptions
+    ) -> (check: Int?, suffix: Bool) {
+        func exact(_ text: String) -> [UInt16] {
+            let scalars = StringFolding.exactFold(
+                text, caseInsensitive: options.contains(.caseInsensitive),
+                diacriticInsensitive: options.contains(.diacriticInsensitive))
+            return Array(StringFolding.string(scalars).utf16)
+        }
+        let (left, right) = (exact(lhs), exact(rhs))
+        let matcher = StringMatcher(rhs, options: options)
+        let prepared = StringMatcher(lhs, options: options)
+        let suffix =
+            !rhs.isEmpty && !right.isEmpty && left.count >= right.count && left.suffix(right.count) == right[...]
+        let prefix = !rhs.isEmpty && !right.isEmpty && left.starts(with: right)
+        let contains = !rhs.isEmpty && FoundationReference.contains(left, right)
+        let order = FoundationReference.order(left, right)
+        let checks = [
+            StringOperators.equals(lhs, rhs, options: options) == (left == right),
+            matcher.equals(lhs) == (left == right),
+            StringOperators.compare(lhs, rhs, options: options) == order,
+            matcher.order(of: lhs) == order,
+            StringOperators.hasSuffix(lhs, rhs, options: options) == suffix,
+            matcher.isSuffix(of: lhs) == suffix,
+            prepared.hasSuffix(rhs) == suffix,
+            StringOperators.hasPrefix(lhs, rhs, options: options) == prefix,
+            matcher.isPrefix(of: lhs) == prefix,
+            prepared.hasPrefix(rhs) == prefix,
+            StringOperators.contains(lhs, rhs, options: options) == contains,
+            matcher.isContained(in: lhs) == contains,
+            prepared.contains(rhs) == contains,
+        ]
+        return (checks.firstIndex(of: false), suffix)
     }
 
     /// LIKE on an ASCII subject (matched in place) agrees with the same subject forced through
