@@ -9,12 +9,17 @@ import Foundation
 /// starts the same way. Then canonical decomposition cannot reorder across it and every folding
 /// cluster (a base and its marks) lies inside one scalar's decomposition. Scalars outside that
 /// set (marks, supplementary-plane scalars) send the whole string to the exact path.
-struct FoldTable: Sendable {
+///
+/// The four tables are built once and live as long as the process, so they are held in memory
+/// that is never freed rather than in arrays: a table is then a plain value, and folding a
+/// string takes no reference counting (an array's buffer was retained and released several
+/// times a call, more than the look-ups cost on a short name).
+struct FoldTable: @unchecked Sendable {
     /// Per BMP scalar: the folded scalar itself when it is one; ``multiple`` with a count and a
     /// ``pool`` offset when it is several; ``unsupported`` when the table cannot answer.
-    private let entries: [UInt32]
+    private let entries: UnsafeBufferPointer<UInt32>
     /// Results of more than one scalar.
-    private let pool: [UInt32]
+    private let pool: UnsafeBufferPointer<UInt32>
 
     private static let unsupported: UInt32 = 0x8000_0000
     private static let multiple: UInt32 = 0x4000_0000
@@ -60,8 +65,15 @@ struct FoldTable: Sendable {
                 pool.append(contentsOf: folded)
             }
         }
-        self.entries = entries
-        self.pool = pool
+        self.entries = Self.immortal(entries)
+        self.pool = Self.immortal(pool)
+    }
+
+    /// `values` copied to memory that is never freed (see the type's comment).
+    private static func immortal(_ values: [UInt32]) -> UnsafeBufferPointer<UInt32> {
+        let memory = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: max(1, values.count))
+        _ = memory.initialize(from: values)
+        return UnsafeBufferPointer(start: memory.baseAddress, count: values.count)
     }
 
     /// `text` folded by look-up, or `nil` when some scalar needs the exact path.
@@ -78,7 +90,9 @@ struct FoldTable: Sendable {
             }
             guard entry & Self.unsupported == 0 else { return nil }
             let start = Int(entry & 0xFF_FFFF)
-            output.append(contentsOf: pool[start..<(start + Int(entry >> 24 & 0xF))])
+            let units = Int(entry >> 24 & 0xF)
+            guard start + units <= pool.count else { return nil }
+            output.append(contentsOf: pool[start..<(start + units)])
         }
         return output
     }
