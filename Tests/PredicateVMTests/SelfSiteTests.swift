@@ -76,6 +76,9 @@ private struct TableItem: Queryable {
         "name == 'apple'",
         "name < 'm'",
         "name LIKE[c] 'r*'",
+        "name LIKE '*.*'",
+        "name MATCHES '.*[.]pdf'",
+        "info.color LIKE 'r*d'",
         "info.rank >= 3",
         "name > 5",
         "info.rank == nil",
@@ -94,8 +97,10 @@ private struct TableItem: Queryable {
         let tableProgram = try Compiler.compile(
             Binder.bind(parsed, selfType: .object(SchemaReference(TableItem.queryKeyPaths.schema))), source: rule)
         var outcomes: Set<String> = []
-        for budget in 0...30 {
-            let environment = EvaluationEnvironment(limits: EvaluationLimits(maximumSteps: budget))
+        // Each budget with the default per-match limit, and with one that a pattern outruns.
+        for (budget, patternSteps) in (0...30).flatMap({ [($0, 5_000_000), ($0, 3)] }) {
+            let environment = EvaluationEnvironment(
+                limits: EvaluationLimits(maximumSteps: budget, maximumPatternSteps: patternSteps))
             var plainMachine = VirtualMachine(program: plainProgram, environment: environment)
             var tableMachine = VirtualMachine(program: tableProgram, environment: environment)
             let boxed = plain.map { item in
@@ -103,8 +108,12 @@ private struct TableItem: Queryable {
                     try plainMachine.evaluate(on: .object(item))
                 }
             }
-            #expect(Self.inPlace(plain, &plainMachine) == boxed, "\(rule), \(budget) steps, plain items")
-            #expect(Self.inPlace(table, &tableMachine) == boxed, "\(rule), \(budget) steps, table items")
+            #expect(
+                Self.inPlace(plain, &plainMachine) == boxed,
+                "\(rule), \(budget) steps (\(patternSteps) a match), plain items")
+            #expect(
+                Self.inPlace(table, &tableMachine) == boxed,
+                "\(rule), \(budget) steps (\(patternSteps) a match), table items")
             for (index, item) in plain.enumerated() {
                 let one = withUnsafePointer(to: item) { pointer in
                     FusedComparisonTests.outcome { () throws(EvaluationError) in

@@ -233,6 +233,23 @@ package struct ScalarDecision: Sendable {
 }
 
 extension PreparedComparison.CompiledPattern {
+    /// The pattern as written (what the pattern-length limit measures).
+    package var source: String {
+        switch self {
+        case .like(_, let text), .matches(_, let text): text
+        }
+    }
+
+    /// Whether `text` matches, spending at most `budget` matching steps (what is left is written
+    /// back); `nil` when they ran out. No limit is checked: see
+    /// ``matches(_:environment:steps:)`` for the errors.
+    package func matches(_ text: String, budget: inout Int) -> Bool? {
+        switch self {
+        case .like(let compiled, _): compiled.matches(text, budget: &budget)
+        case .matches(let compiled, _): compiled.matches(text, budget: &budget)
+        }
+    }
+
     /// Whether `text` matches, within the evaluation's `steps` and the environment's pattern
     /// limits: ``ComparisonOperators/like(_:_:source:environment:steps:)`` or
     /// ``ComparisonOperators/matches(_:_:source:environment:steps:)``.

@@ -162,7 +162,8 @@ extension VirtualMachine {
             case .testSelfString, .testSelfDictionary, .testSelfScalar:
                 guard let item = decider.item else { return false }
                 // An error is the instruction loop's to throw: no string is wanted.
-                let answer = decideSelfSite(word.pointee.operation, Int(word.pointee.site), item, unordered: nil)
+                let answer = decideSelfSite(
+                    word.pointee.operation, Int(word.pointee.site), item, unordered: nil, patternSteps: -1)
                 guard answer.isDecided else { return false }
                 decided = answer.answer
                 siteCost = answer.cost

@@ -39,7 +39,9 @@ struct SiteAnswer {
 // does not decide); the straight loop then stops before the word, and the instruction loop runs
 // it as `TEST`. The one error they tell apart is a string that cannot be ordered against the
 // constant (`userInfo.rank >= 3` on `"high"`), the string left in `unordered` when it is given
-// (the straight loop gives none, and so keeps no string): what a program
+// (the straight loop gives none, and so keeps no string). Given `patternSteps` (the steps left
+// after the word's own; -1 leaves patterns to the instructions), they also run a `LIKE` or
+// `MATCHES` pattern within those steps, as ``decide(_:_:_:)`` would. Both serve what a program
 // made of the one test reports without running the instructions. None throws or charges: the caller charges ``SiteAnswer/cost`` once it knows the
 // budget covers it, so that an item whose rule runs out of steps fails where the instructions
 // would. They change nothing, but are `mutating` so that the loop passes the machine to them by
@@ -50,19 +52,20 @@ extension VirtualMachine {
     /// or `testSelfScalar`) names.
     @inline(__always)
     mutating func decideSelfSite(
-        _ operation: MachineOperation, _ index: Int, _ item: ItemReader, unordered: UnsafeMutablePointer<String>?
+        _ operation: MachineOperation, _ index: Int, _ item: ItemReader, unordered: UnsafeMutablePointer<String>?,
+        patternSteps: Int
     ) -> SiteAnswer {
         switch operation {
-        case .testSelfString: decideSelfString(index, item, unordered: unordered)
-        case .testSelfDictionary: decideSelfDictionary(index, item, unordered: unordered)
-        default: decideSelfScalar(index, item, unordered: unordered)
+        case .testSelfString: decideSelfString(index, item, unordered: unordered, patternSteps: patternSteps)
+        case .testSelfDictionary: decideSelfDictionary(index, item, unordered: unordered, patternSteps: patternSteps)
+        default: decideSelfScalar(index, item, unordered: unordered, patternSteps: patternSteps)
         }
     }
 
     /// Site `index`, a string stored in `item` (``StringSite``), where it lies.
     @inline(never)
     mutating func decideSelfString(
-        _ index: Int, _ item: ItemReader, unordered: UnsafeMutablePointer<String>?
+        _ index: Int, _ item: ItemReader, unordered: UnsafeMutablePointer<String>?, patternSteps: Int
     ) -> SiteAnswer {
         guard index < stringSites.count else { return .undecided }
         let site = stringSites.base + index
@@ -76,7 +79,12 @@ extension VirtualMachine {
         case .cannotOrder:
             unordered?.pointee = text
             return .cannotOrder(cost: site.pointee.cost)
-        case .pattern, .general: return .undecided
+        case .pattern:
+            // Not nil: the nil answer is decided without the pattern.
+            return field.withString(
+                in: item.address, whenNil: { SiteAnswer.undecided },
+                { text in decidePattern(text, reference, cost: site.pointee.cost, patternSteps: patternSteps) })
+        case .general: return .undecided
         }
     }
 
@@ -84,7 +92,7 @@ extension VirtualMachine {
     /// the dictionary lies when the item's type stores it, else in the field's value, read once.
     @inline(never)
     mutating func decideSelfDictionary(
-        _ index: Int, _ item: ItemReader, unordered: UnsafeMutablePointer<String>?
+        _ index: Int, _ item: ItemReader, unordered: UnsafeMutablePointer<String>?, patternSteps: Int
     ) -> SiteAnswer {
         guard index < dictionarySites.count, index < comparisons.count, let reference = comparisons[index] else {
             return .undecided
@@ -99,7 +107,8 @@ extension VirtualMachine {
             switch storedDictionaryOutcome(index, item, keeping: &found) {
             case .isTrue: return SiteAnswer(true, cost: cost)
             case .isFalse: return SiteAnswer(false, cost: cost)
-            case .general: return undecided(found, reference, cost: cost, unordered: unordered)
+            case .general:
+                return undecided(found, reference, cost: cost, unordered: unordered, patternSteps: patternSteps)
             case .absent: return .undecided
             }
         }
@@ -108,29 +117,60 @@ extension VirtualMachine {
             prepared.quantifier == .direct ? prepared.decide(found) : nil
         }
         if let answer { return SiteAnswer(answer, cost: cost) }
-        return undecided(found, reference, cost: cost, unordered: unordered)
+        return undecided(found, reference, cost: cost, unordered: unordered, patternSteps: patternSteps)
     }
 
     /// A value the prepared comparison did not decide: the `cannotOrder` error when it is a string
     /// that cannot be ordered against the constant (as ``decide(_:_:_:)`` throws it, after the
-    /// same steps), else the general path's.
+    /// same steps), a pattern's answer when it is a string a pattern is run on, else the general
+    /// path's.
     @inline(__always)
     private func undecided(
-        _ value: Value, _ reference: Unmanaged<PreparedComparison>, cost: Int, unordered: UnsafeMutablePointer<String>?
+        _ value: Value, _ reference: Unmanaged<PreparedComparison>, cost: Int, unordered: UnsafeMutablePointer<String>?,
+        patternSteps: Int
     ) -> SiteAnswer {
-        // The comparison first: most never throw this error, and need not look at the value.
-        guard reference._withUnsafeGuaranteedRef({ $0.quantifier == .direct && $0.stringsCannotBeOrdered }),
-            case .string(let text) = value
-        else { return .undecided }
+        // The comparison first: most neither throw this error nor run a pattern, and need not
+        // look at the value.
+        let (cannotOrder, pattern) = reference._withUnsafeGuaranteedRef { prepared in
+            (
+                prepared.quantifier == .direct && prepared.stringsCannotBeOrdered,
+                prepared.quantifier == .direct && prepared.pattern != nil
+            )
+        }
+        guard cannotOrder || pattern, case .string(let text) = value else { return .undecided }
+        if pattern { return decidePattern(text, reference, cost: cost, patternSteps: patternSteps) }
         unordered?.pointee = text
         return .cannotOrder(cost: cost)
+    }
+
+    /// Site `index`'s `LIKE` or `MATCHES` pattern run on `text` as ``decide(_:_:_:)`` runs it
+    /// after charging `cost`: within what is left of `patternSteps` and the per-match limit, its
+    /// answer charged with the steps it took. The general path's when patterns are left to it
+    /// (`patternSteps` < 0), the pattern is longer than the limit, or the steps run out: the
+    /// instructions then fail as they would.
+    @inline(__always)
+    private func decidePattern(
+        _ text: String, _ reference: Unmanaged<PreparedComparison>, cost: Int, patternSteps: Int
+    ) -> SiteAnswer {
+        let left = patternSteps - cost
+        guard patternSteps >= 0, left >= 0 else { return .undecided }
+        let limits = environment.limits
+        return reference._withUnsafeGuaranteedRef { prepared -> SiteAnswer in
+            guard let pattern = prepared.pattern, pattern.source.utf8.count <= limits.maximumPatternLength else {
+                return .undecided
+            }
+            let allowed = min(limits.maximumPatternSteps, left)
+            var budget = allowed
+            guard let answer = pattern.matches(text, budget: &budget) else { return .undecided }
+            return SiteAnswer(answer, cost: cost + (allowed - max(0, budget)))
+        }
     }
 
     /// Site `index`, one field of `item` (``ScalarSite``): its scalar, or when the type answers
     /// none for it (or the schema declares it a string), its value.
     @inline(never)
     mutating func decideSelfScalar(
-        _ index: Int, _ item: ItemReader, unordered: UnsafeMutablePointer<String>?
+        _ index: Int, _ item: ItemReader, unordered: UnsafeMutablePointer<String>?, patternSteps: Int
     ) -> SiteAnswer {
         guard index < scalarSites.count else { return .undecided }
         let site = scalarSites.base + index
@@ -150,7 +190,7 @@ extension VirtualMachine {
             prepared.quantifier == .direct ? prepared.decide(value) : nil
         }
         if let answer { return SiteAnswer(answer, cost: site.pointee.cost) }
-        return undecided(value, reference, cost: site.pointee.cost, unordered: unordered)
+        return undecided(value, reference, cost: site.pointee.cost, unordered: unordered, patternSteps: patternSteps)
     }
 }
 
@@ -178,6 +218,9 @@ extension VirtualMachine {
         // needs one step fewer, but one within a step of the limit is left to the instructions,
         // which tell the error from running out of steps.
         let budget = maximumSteps - 2
+        // A pattern may spend every step after the word's own; an answer that leaves none for
+        // `RETURN_BOOL` fails the budget check below and goes to the instructions.
+        let patternSteps = maximumSteps - 1
         let constant = site < comparisons.count ? comparisons[site]?.takeUnretainedValue().constantOperand : nil
         let range = program.sourceRanges.first
         var unordered = ""
@@ -187,7 +230,7 @@ extension VirtualMachine {
                 let item =
                     schema.map { ItemReader(address: address, type: type, schema: $0) }
                     ?? ItemReader(address: address, type: type)
-                let answer = decideSelfSite(operation, site, item, unordered: unordered)
+                let answer = decideSelfSite(operation, site, item, unordered: unordered, patternSteps: patternSteps)
                 if answer.isDecided, answer.cost <= budget {
                     answers[index] = answer.answer
                 } else if answer.cannotBeOrdered, answer.cost <= budget, let constant {
