@@ -35,18 +35,21 @@ struct SiteAnswer {
 // The tests of sites read from `SELF` that the straight loop decides (`testSelfString`,
 // `testSelfDictionary`, `testSelfScalar`): each decides as ``VirtualMachine/testByScalar(_:_:)``
 // does when no general comparison is needed, and answers ``SiteAnswer/undecided`` when only the
-// general path can decide (a pattern to run, an error to throw, a value the prepared constant
-// does not decide); the straight loop then stops before the word, and the instruction loop runs
-// it as `TEST`. The one error they tell apart is a string that cannot be ordered against the
-// constant (`userInfo.rank >= 3` on `"high"`), the string left in `unordered` when it is given
-// (the straight loop gives none, and so keeps no string). Given `patternSteps` (the steps left
-// after the word's own; -1 leaves patterns to the instructions), they also run a `LIKE` or
-// `MATCHES` pattern within those steps, as ``decide(_:_:_:)`` would. Both serve what a program
-// made of the one test reports without running the instructions. None throws or charges: the caller charges ``SiteAnswer/cost`` once it knows the
-// budget covers it, so that an item whose rule runs out of steps fails where the instructions
-// would. They change nothing, but are `mutating` so that the loop passes the machine to them by
-// reference: called as non-mutating methods from the mutating loop, the machine (over 500 bytes)
-// was copied onto the stack for every call.
+// general path can decide (an error to throw, a value the prepared constant does not decide);
+// the straight loop then stops before the word, and the instruction loop runs it as `TEST`.
+//
+// Two more things serve a program made of the one test, which reports them without running the
+// instructions: the error of a string that cannot be ordered against the constant
+// (`userInfo.rank >= 3` on `"high"`), its string left in `unordered` when one is given (the
+// straight loop gives none, and so keeps no string); and, given `patternSteps` (the steps left
+// after the word's own; -1 leaves patterns to the instructions), a `LIKE` or `MATCHES` pattern
+// run within those steps, as ``decide(_:_:_:)`` runs it.
+//
+// None throws or charges: the caller charges ``SiteAnswer/cost`` once it knows the budget covers
+// it, so that an item whose rule runs out of steps fails where the instructions would. They
+// change nothing, but are `mutating` so that the loop passes the machine to them by reference:
+// called as non-mutating methods from the mutating loop, the machine (over 500 bytes) was copied
+// onto the stack for every call.
 extension VirtualMachine {
     /// Site `index` of `item` decided the way `operation` (`testSelfString`, `testSelfDictionary`
     /// or `testSelfScalar`) names.
