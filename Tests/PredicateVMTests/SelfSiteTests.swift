@@ -85,6 +85,13 @@ private struct TableItem: Queryable {
         "info.color == 'red'",
         "(flag == YES AND bytes > 5) OR info.rank >= 1",
         "NOT (name BEGINSWITH 'r') AND ratio != 0.5",
+        // Rules a site table decides (fields read through the type, `NOT`, `AND`, `OR`).
+        "(flag == YES AND bytes > 5) OR ratio < 0.5",
+        "NOT (name ENDSWITH[c] '.pdf') OR bytes >= 100",
+        "name == 'apple' OR name CONTAINS[cd] 'SUM'",
+        "flag == NO AND NOT (ratio > 0)",
+        "NOT (bytes IN {5, 50})",
+        "name != 'zebra.txt'",
     ]
 
     @Test(arguments: rules)
@@ -150,6 +157,23 @@ private struct TableItem: Queryable {
             try operations(TableItem.queryKeyPaths.schema, table) == [
                 .testSelfString, .testSelfDictionary, .testSelfDouble,
             ])
+    }
+
+    /// Rules made of tests of fields that the minimal conformance answers are decided by a site
+    /// table, in a loop compiled for the item type; the others are not.
+    @Test(arguments: [
+        ("bytes BETWEEN {10, 100}", 1), ("name ENDSWITH[c] '.pdf'", 1), ("NOT (bytes IN {5, 50})", 1),
+        ("(flag == YES AND bytes > 5) OR ratio < 0.5", 3), ("name == 'apple' OR name CONTAINS[cd] 'SUM'", 2),
+        ("name LIKE[c] 'r*'", 0), ("info.rank >= 3", 0), ("flag == YES OR info.rank >= 1", 0),
+    ])
+    func siteTablesDecideRulesOfFieldsReadThroughTheType(_ rule: String, tests: Int) throws {
+        let parsed = try PredicateParser.parsePredicate(rule).predicate
+        let program = try Compiler.compile(
+            Binder.bind(parsed, selfType: .object(SchemaReference(PlainItem.fixedSchema))), source: rule)
+        var machine = VirtualMachine(program: program)
+        _ = machine.evaluate(items: PlainItem.items)
+        #expect(machine.siteTable?.tests.count ?? 0 == tests, "\(rule)")
+        #expect((machine.siteTable?.single != nil) == (tests == 1), "\(rule)")
     }
 
     private static func inPlace<Item: KeyValueCoding>(_ items: [Item], _ machine: inout VirtualMachine) -> [String] {

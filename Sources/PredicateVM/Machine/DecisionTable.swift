@@ -12,14 +12,16 @@ import PredicateValue
 /// path that leaves the straight loop, or an item whose test needs the general path (NaN, an
 /// unsigned integer beyond `Int64.max`), or a budget smaller than the path's charge, is run by
 /// the loop as before.
-struct DecisionTable {
+@usableFromInline
+struct DecisionTable: Sendable {
     /// What the straight loop does on one combination of answers.
-    struct Outcome {
+    @usableFromInline
+    struct Outcome: Sendable {
         /// Steps the path charges.
-        let charge: Int32
-        let answer: Bool
+        @usableFromInline let charge: Int32
+        @usableFromInline let answer: Bool
         /// Whether the path returns from the straight loop (else the loop must run it).
-        let decided: Bool
+        @usableFromInline let decided: Bool
 
         static let undecided = Outcome(charge: 0, answer: false, decided: false)
     }
@@ -45,6 +47,10 @@ protocol StraightDecider {
     /// `SELF`, for the tests of other sites read from it (``MachineOperation/testSelfString`` and the like);
     /// `nil` when they are left to the general path.
     var item: ItemReader? { get }
+
+    /// The answer of the test of a site read from `SELF` at word `index`, when the decider
+    /// knows it without reading ``item`` (a combination of answers); `nil` otherwise.
+    func decideSite(at index: Int) -> SiteAnswer?
 }
 
 /// The item's own fields, read through its address.
@@ -74,17 +80,32 @@ struct StoredFields: StraightDecider {
         case .optionalDouble: return FieldTest.answer(field.optionalDoubleBits(address))
         }
     }
+
+    /// `nil`: the item's sites are read from the item.
+    @inline(__always)
+    func decideSite(at _: Int) -> SiteAnswer? { nil }
 }
 
 /// One combination of answers, bit `i` the answer of test `i`: what the table is made from.
 private struct AnswerCombination: StraightDecider {
-    let answers: Int
+    var answers: Int
     /// For each word, its test's number, or -1.
     let testOfWord: [Int]
-    /// No item: the table is made of the stored fields' tests alone.
+    /// For each word that tests a site read from `SELF`, what the site charges when it decides.
+    var siteCosts: [Int] = []
+    /// No item: the table is made of the tests' answers alone.
     var item: ItemReader? { nil }
 
     func decide(_ word: UnsafePointer<MachineWord>, _ kind: FieldTest.Kind, at index: Int) -> Bool? {
+        answer(at: index)
+    }
+
+    func decideSite(at index: Int) -> SiteAnswer? {
+        guard index < siteCosts.count, let answer = answer(at: index) else { return nil }
+        return SiteAnswer(answer, cost: siteCosts[index])
+    }
+
+    private func answer(at index: Int) -> Bool? {
         guard index < testOfWord.count, testOfWord[index] >= 0 else { return nil }
         return answers >> testOfWord[index] & 1 == 1
     }
@@ -102,15 +123,25 @@ extension VirtualMachine {
             testOfWord[index] = tests.count
             tests.append(words.base[index].field)
         }
-        guard !tests.isEmpty, tests.count <= DecisionTable.maximumTests else { return .none }
+        guard !tests.isEmpty, tests.count <= DecisionTable.maximumTests,
+            let outcomes = outcomes(AnswerCombination(answers: 0, testOfWord: testOfWord), tests: tests.count)
+        else { return .none }
+        return DecisionTable(tests: PlainStorage(tests), outcomes: PlainStorage(outcomes))
+    }
+
+    /// What the straight loop does on each combination of answers of `count` tests, told by
+    /// `combination` (whose `answers` each run replaces); `nil` when it decides none.
+    private func outcomes(_ combination: AnswerCombination, tests count: Int) -> [DecisionTable.Outcome]? {
         // A budget no path reaches: each word charges at most a site's cost and two steps.
         let budget = Int(Int32.max)
         var simulator = self
         var outcomes: [DecisionTable.Outcome] = []
-        for answers in 0..<(1 << tests.count) {
+        for answers in 0..<(1 << count) {
             simulator.registers = Registers(steps: budget, bits: 0, bitCount: 0)
             var pc = 0
-            let returned = simulator.runWords(AnswerCombination(answers: answers, testOfWord: testOfWord), &pc)
+            var decider = combination
+            decider.answers = answers
+            let returned = simulator.runWords(decider, &pc)
             let charge = budget - simulator.registers.steps
             guard returned, simulator.registers.bitCount == 1, let small = Int32(exactly: charge) else {
                 outcomes.append(.undecided)
@@ -119,8 +150,44 @@ extension VirtualMachine {
             outcomes.append(
                 DecisionTable.Outcome(charge: small, answer: simulator.registers.bits & 1 == 1, decided: true))
         }
-        guard outcomes.contains(where: \.decided) else { return .none }
-        return DecisionTable(tests: PlainStorage(tests), outcomes: PlainStorage(outcomes))
+        return outcomes.contains(where: \.decided) ? outcomes : nil
+    }
+
+    /// The ``SiteTable`` of the machine code as it is now: when every test in it is of a field
+    /// of `SELF` that a ``SingleFieldTest`` decides (all of one schema), at most
+    /// ``DecisionTable/maximumTests`` of them, and some path is decided by the straight loop.
+    func makeSiteTable() -> SiteTable? {
+        let words = machineCode
+        guard decisionTable.tests.count == 0, !hasEvaluationState, program.kind == .predicate else { return nil }
+        var testOfWord = [Int](repeating: -1, count: words.count)
+        var siteCosts = [Int](repeating: 0, count: words.count)
+        var tests: [SingleFieldTest] = []
+        var matchers: [KernelMatcher] = []
+        for index in 0..<words.count {
+            let word = words.base[index]
+            // Any other test is decided otherwise (a stored field, a stored string, a dictionary
+            // key) or by the instructions; `NOT`, the jumps and `RETURN_BOOL` are the table's.
+            guard word.operation == .testSelfScalar else {
+                if word.operation.testsSelfField || word.operation == .testSelfString
+                    || word.operation == .testSelfDictionary
+                {
+                    return nil
+                }
+                continue
+            }
+            let site = Int(word.site)
+            guard tests.count < DecisionTable.maximumTests, let test = singleFieldTest(site, matchers: &matchers),
+                test.schema == tests.first?.schema ?? test.schema
+            else { return nil }
+            testOfWord[index] = tests.count
+            siteCosts[index] = scalarSites.base[site].cost
+            tests.append(test)
+        }
+        guard let schema = tests.first?.schema,
+            let outcomes = outcomes(
+                AnswerCombination(answers: 0, testOfWord: testOfWord, siteCosts: siteCosts), tests: tests.count)
+        else { return nil }
+        return SiteTable(schema: schema, tests: tests, outcomes: outcomes, budget: maximumSteps, matchers: matchers)
     }
 
     /// Decides the evaluation of the item at `address` from the decision table, as the straight

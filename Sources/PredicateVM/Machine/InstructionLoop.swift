@@ -160,10 +160,15 @@ extension VirtualMachine {
             case .testSelfDouble: decided = decider.decide(word, .double, at: at)
             case .testSelfOptionalDouble: decided = decider.decide(word, .optionalDouble, at: at)
             case .testSelfString, .testSelfDictionary, .testSelfScalar:
-                guard let item = decider.item else { return false }
-                // An error is the instruction loop's to throw: no string is wanted.
-                let answer = decideSelfSite(
-                    word.pointee.operation, Int(word.pointee.site), item, unordered: nil, patternSteps: -1)
+                let answer: SiteAnswer
+                if let known = decider.decideSite(at: at) {
+                    answer = known
+                } else {
+                    guard let item = decider.item else { return false }
+                    // An error is the instruction loop's to throw: no string is wanted.
+                    answer = decideSelfSite(
+                        word.pointee.operation, Int(word.pointee.site), item, unordered: nil, patternSteps: -1)
+                }
                 guard answer.isDecided else { return false }
                 decided = answer.answer
                 siteCost = answer.cost

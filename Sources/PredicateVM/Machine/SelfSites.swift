@@ -204,11 +204,13 @@ extension VirtualMachine {
     /// to `answers` when the test decides it and the budget covers the test and the return;
     /// an item whose string cannot be ordered against the constant fails as the instructions
     /// would (its answer `false`, its error in `failures`, in order); the other items are
-    /// listed in `undecided`, for the caller to evaluate one by one. `false`, with nothing
+    /// listed in `undecided`, for the caller to evaluate one by one. Only the items listed in
+    /// `candidates` when it is not `nil` (the others are answered already). `false`, with nothing
     /// written, when the program is not of this shape.
     mutating func decideSingleSite(
         at base: UnsafeRawPointer, stride: Int, count: Int, type: any KeyValueCoding.Type, schema: ObjectIdentifier?,
-        into answers: UnsafeMutablePointer<Bool>, undecided: inout [Int], failures: inout [ItemFailure]
+        candidates: [Int]?, into answers: UnsafeMutablePointer<Bool>, undecided: inout [Int],
+        failures: inout [ItemFailure]
     ) -> Bool {
         guard machineCode.count == 2, !hasEvaluationState, program.kind == .predicate else { return false }
         let word = machineCode.base[0]
@@ -228,12 +230,15 @@ extension VirtualMachine {
         let range = program.sourceRanges.first
         var unordered = ""
         withUnsafeMutablePointer(to: &unordered) { unordered in
-            for index in 0..<count {
+            // Each item decided by the site's test, as the straight loop would decide it.
+            @inline(__always)
+            func decideItem(_ index: Int, _ machine: inout VirtualMachine) {
                 let address = base + index &* stride
                 let item =
                     schema.map { ItemReader(address: address, type: type, schema: $0) }
                     ?? ItemReader(address: address, type: type)
-                let answer = decideSelfSite(operation, site, item, unordered: unordered, patternSteps: patternSteps)
+                let answer = machine.decideSelfSite(
+                    operation, site, item, unordered: unordered, patternSteps: patternSteps)
                 if answer.isDecided, answer.cost <= budget {
                     answers[index] = answer.answer
                 } else if answer.cannotBeOrdered, answer.cost <= budget, let constant {
@@ -245,6 +250,11 @@ extension VirtualMachine {
                 } else {
                     undecided.append(index)
                 }
+            }
+            if let candidates {
+                for index in candidates { decideItem(index, &self) }
+            } else {
+                for index in 0..<count { decideItem(index, &self) }
             }
         }
         return true

@@ -63,6 +63,7 @@ extension VirtualMachine {
     /// those of ``evaluate(item:variables:)``, but what every evaluation would set up again (the
     /// item type's tables, the variables) is set up once. Evaluates the first
     /// `min(items.count, answers.count)` items.
+    @inlinable
     public mutating func evaluate<Item: KeyValueCoding>(
         items: UnsafeBufferPointer<Item>, variables: [String: Value] = [:],
         into answers: UnsafeMutableBufferPointer<Bool>
@@ -70,17 +71,25 @@ extension VirtualMachine {
         let count = min(items.count, answers.count)
         guard count > 0, let base = items.baseAddress, let out = answers.baseAddress else { return [] }
         let schema = adopt(Item.self)
+        var candidates: [Int]?
+        if let table = itemSiteTable {
+            // Inlined where it is called, the table's loop is compiled for `Item`: the calls into
+            // the type are direct, and its default implementations specialised and inlined.
+            candidates = table.answer(base, count: count, sharedSchema: schema, into: out)
+        }
         return evaluateItems(
             at: UnsafeRawPointer(base), stride: MemoryLayout<Item>.stride, count: count, type: Item.self,
-            schema: schema, variables: variables, into: out)
+            schema: schema, variables: variables, candidates: candidates, into: out)
     }
 
     /// The loop of ``evaluate(items:variables:into:)`` over `count` items of `type` from `base`,
     /// `stride` bytes apart: not generic, so that it is compiled (with the straight loop inlined
-    /// into it) once, in this module, whatever the item type.
-    private mutating func evaluateItems(
+    /// into it) once, in this module, whatever the item type. Only the items listed in
+    /// `candidates` when it is not `nil`: the others are answered by the ``SiteTable``.
+    @usableFromInline
+    mutating func evaluateItems(
         at base: UnsafeRawPointer, stride: Int, count: Int, type: any KeyValueCoding.Type, schema: ObjectIdentifier?,
-        variables: [String: Value], into out: UnsafeMutablePointer<Bool>
+        variables: [String: Value], candidates: [Int]?, into out: UnsafeMutablePointer<Bool>
     ) -> [ItemFailure] {
         var failures: [ItemFailure] = []
         prepare(variables: variables)
@@ -111,12 +120,24 @@ extension VirtualMachine {
         // by it; the others (all of them, without either) are evaluated one by one.
         var undecided: [Int] = []
         let decidedAtOnce: Bool
-        if decideInColumns(at: base, stride: stride, count: count, into: out, undecided: &undecided) {
+        if let candidates {
+            // The site table's leftovers: the one test's own path when the program is that
+            // test, else the loops.
+            decidedAtOnce = true
+            if decideSingleSite(
+                at: base, stride: stride, count: count, type: type, schema: schema, candidates: candidates, into: out,
+                undecided: &undecided, failures: &failures)
+            {
+                straight = false
+            } else {
+                undecided = candidates
+            }
+        } else if decideInColumns(at: base, stride: stride, count: count, into: out, undecided: &undecided) {
             decidedAtOnce = true
         } else {
             decidedAtOnce = decideSingleSite(
-                at: base, stride: stride, count: count, type: type, schema: schema, into: out, undecided: &undecided,
-                failures: &failures)
+                at: base, stride: stride, count: count, type: type, schema: schema, candidates: nil, into: out,
+                undecided: &undecided, failures: &failures)
             straight = !decidedAtOnce
         }
         if decidedAtOnce {

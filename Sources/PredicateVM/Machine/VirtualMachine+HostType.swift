@@ -17,6 +17,7 @@ extension VirtualMachine {
     /// Makes `Item` the type the scalar sites load fields of in place, once per change of type;
     /// returns its shared schema's identity.
     @inline(__always)
+    @usableFromInline
     mutating func adopt<Item: KeyValueCoding>(_: Item.Type) -> ObjectIdentifier? {
         if hostType == ObjectIdentifier(Item.self) { return hostSchema }
         resolveStoredFields(of: Item.self)
@@ -75,6 +76,7 @@ extension VirtualMachine {
             return nil
         }
         decisionTable = makeDecisionTable()
+        siteTable = makeSiteTable()
         countLoops = makeCountLoops()
         wholeSelectionCount = makeWholeSelectionCount()
     }
