@@ -1,6 +1,7 @@
-import PredicateSemantics
 import PredicateValue
 import Testing
+
+@testable import PredicateSemantics
 
 /// ``DictionaryKeyLookup`` answers what `valueForKeyPath:` answers for a key on a dictionary
 /// (``KeyValueAccess/value(forKeyPath:of:)``, which walks a dotted key's parts itself and does
@@ -48,6 +49,29 @@ import Testing
                 let head = String(key.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)[0])
                 #expect(key.contains("."), "\(key) in dictionary \(index)")
                 #expect(!(entries[head] ?? .nil).isNil, "\(key) in dictionary \(index)")
+            }
+        }
+    }
+
+    /// Short ASCII keys are compared by their bits: that says what `==` says, for strings written
+    /// as literals and built at run time alike, and strings stored otherwise are left to `==`.
+    @Test func smallASCIIBitsSayWhatEqualitySays() {
+        let built = [
+            "co" + "m", String(repeating: "r", count: 1) + "ank", String("x.rank".dropFirst(2)), "abcdefghijklmn" + "o",
+        ]
+        let strings =
+            ["com", "rank", "owner", "", "abcdefghijklmno", "abcdefghijklmnop", "é", Self.decomposed, Self.kelvin, "K"]
+            + built
+        for string in strings {
+            let isSmallASCII = string.utf8.count <= 15 && string.utf8.allSatisfy { $0 < 0x80 }
+            #expect((DictionaryKeyLookup.smallASCIIBits(string) != nil) == isSmallASCII, "\(string)")
+        }
+        for left in strings {
+            for right in strings {
+                guard let leftBits = DictionaryKeyLookup.smallASCIIBits(left),
+                    let rightBits = DictionaryKeyLookup.smallASCIIBits(right)
+                else { continue }
+                #expect((leftBits == rightBits) == (left == right), "\(left) against \(right)")
             }
         }
     }

@@ -30,6 +30,44 @@ public struct DictionaryKeyLookup: Sendable {
         let isASCII = key.utf8.allSatisfy { $0 < 0x80 }
         keyLength = isASCII ? key.utf8.count : 0
         headLength = isASCII ? head?.utf8.count ?? 0 : 0
+        keyBits = Self.smallASCIIBits(key)
+        headBits = head.flatMap(Self.smallASCIIBits)
+    }
+
+    /// The raw bits of ``key`` and ``head`` when each is a small ASCII string (see
+    /// ``smallASCIIBits(_:)``), else `nil`.
+    let keyBits: SmallASCII?
+    let headBits: SmallASCII?
+
+    /// A string's two words, when they hold a small ASCII string: up to 15 ASCII bytes stored in
+    /// the string itself, whose discriminator (the top nibble of the second word) is `0xE`. Two
+    /// such strings are equal (canonically equivalent) exactly when their bits are: the bytes
+    /// are the characters, unused bytes are zero, and the count is in the discriminator.
+    /// `String.==` checks the bits too, but then calls into the standard library to compare what
+    /// differs, which for the few short keys of a `userInfo` costs more than the rest of the scan.
+    struct SmallASCII: Equatable {
+        let low: UInt64
+        let high: UInt64
+    }
+
+    /// `string`'s bits as a ``SmallASCII``, or `nil` when it is stored otherwise (longer, not
+    /// ASCII, or bridged), and for a layout of `String` other than the two words this reads.
+    @inline(__always)
+    static func smallASCIIBits(_ string: String) -> SmallASCII? {
+        guard MemoryLayout<String>.size == MemoryLayout<SmallASCII>.size else { return nil }
+        let bits = unsafeBitCast(string, to: SmallASCII.self)
+        return bits.high >> 60 == 0xE ? bits : nil
+    }
+
+    /// Whether `candidate`, whose bits are `candidateBits`, equals `target` (of `length` ASCII
+    /// bytes, with bits `targetBits`): by the bits when both are small ASCII strings, else by
+    /// ``mayEqual(_:length:)`` and `==`.
+    @inline(__always)
+    static func equals(
+        _ candidate: String, _ candidateBits: SmallASCII?, _ target: String, _ targetBits: SmallASCII?, length: Int
+    ) -> Bool {
+        if let candidateBits, let targetBits { return candidateBits == targetBits }
+        return mayEqual(candidate, length: length) && candidate == target
     }
 
     /// Whether `candidate` may equal (be canonically equivalent to) a key of `length` ASCII bytes.
@@ -51,9 +89,10 @@ public struct DictionaryKeyLookup: Sendable {
             // against the dictionary at each use, and each view retains its storage.
             var headIsPresent = false
             for (candidate, value) in entries {
-                if Self.mayEqual(candidate, length: keyLength), candidate == key {
+                let bits = Self.smallASCIIBits(candidate)
+                if Self.equals(candidate, bits, key, keyBits, length: keyLength) {
                     if !value.isNil || head == nil { return value }
-                } else if let head, !headIsPresent, Self.mayEqual(candidate, length: headLength), candidate == head,
+                } else if let head, !headIsPresent, Self.equals(candidate, bits, head, headBits, length: headLength),
                     !value.isNil
                 {
                     headIsPresent = true
