@@ -165,22 +165,26 @@ extension VirtualMachine {
         var matchers: [KernelMatcher] = []
         for index in 0..<words.count {
             let word = words.base[index]
-            // Any other test is decided otherwise (a stored field, a stored string, a dictionary
-            // key) or by the instructions; `NOT`, the jumps and `RETURN_BOOL` are the table's.
-            guard word.operation == .testSelfScalar else {
-                if word.operation.testsSelfField || word.operation == .testSelfString
-                    || word.operation == .testSelfDictionary
-                {
-                    return nil
-                }
+            let site = Int(word.site)
+            // Any other test is decided otherwise (a stored field, a dictionary key) or by the
+            // instructions; `NOT`, the jumps and `RETURN_BOOL` are the table's.
+            let test: SingleFieldTest?
+            let cost: Int
+            if word.operation == .testSelfScalar {
+                test = singleFieldTest(site, matchers: &matchers)
+                cost = site < scalarSites.count ? scalarSites.base[site].cost : 0
+            } else if word.operation == .testSelfString {
+                test = storedStringTest(site, matchers: &matchers)
+                cost = site < stringSites.count ? stringSites.base[site].cost : 0
+            } else if word.operation.testsSelfField || word.operation == .testSelfDictionary {
+                return nil
+            } else {
                 continue
             }
-            let site = Int(word.site)
-            guard tests.count < DecisionTable.maximumTests, let test = singleFieldTest(site, matchers: &matchers),
-                test.schema == tests.first?.schema ?? test.schema
+            guard tests.count < DecisionTable.maximumTests, let test, test.schema == tests.first?.schema ?? test.schema
             else { return nil }
             testOfWord[index] = tests.count
-            siteCosts[index] = scalarSites.base[site].cost
+            siteCosts[index] = cost
             tests.append(test)
         }
         guard let schema = tests.first?.schema,

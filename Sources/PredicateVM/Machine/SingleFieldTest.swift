@@ -19,9 +19,12 @@ struct SingleFieldTest: Sendable {
     @usableFromInline let slot: Int
     /// What decides a field read as a ``Scalar``; unused when ``strings`` is not `nil`.
     @usableFromInline let decision: ScalarDecision
-    /// The comparison whose string test decides a field the schema declares a string, read as a
-    /// value; `nil` for a field read as a scalar.
+    /// The comparison whose string test decides a string field; `nil` for a field read as a
+    /// scalar.
     @usableFromInline let strings: Unmanaged<PreparedComparison>?
+    /// Where the item's type stores the string field, when it does (``StoredString``): the string
+    /// is then compared where it lies; `nil` when it is read as a value.
+    @usableFromInline let stored: StoredString?
     /// The string test's operator, when it is one of the substring kernels, called directly on
     /// ``matcher`` (a switch on the test per item, and its copy of the matcher, cost a tenth of
     /// a short string's comparison).
@@ -41,16 +44,23 @@ struct SingleFieldTest: Sendable {
         self.slot = slot
         self.decision = decision
         strings = nil
+        stored = nil
         kernel = .other
         matcher = Unmanaged.passUnretained(KernelMatcher.unused)
     }
 
-    /// A string field's test, its matcher kept alive by `matchers`.
-    init(schema: ObjectIdentifier, slot: Int, strings: Unmanaged<PreparedComparison>, matchers: inout [KernelMatcher]) {
+    /// A string field's test, read where `stored` says when it is not `nil` (else as the field's
+    /// value), its matcher kept alive by `matchers`.
+    init(
+        schema: ObjectIdentifier, slot: Int, stored: StoredString?, strings: Unmanaged<PreparedComparison>,
+        matchers: inout [KernelMatcher]
+    ) {
         self.schema = schema
         self.slot = slot
-        decision = .none
+        // For a stored optional that is nil: the answer the general path gives `nil`.
+        decision = strings._withUnsafeGuaranteedRef { $0.scalar }
         self.strings = strings
+        self.stored = stored
         let (kernel, found) = strings._withUnsafeGuaranteedRef { prepared -> (Kernel, StringMatcher?) in
             switch prepared.strings {
             case .equal(let matcher, let negated)?: (negated ? .notEqual : .equal, matcher)
@@ -74,7 +84,18 @@ struct SingleFieldTest: Sendable {
     @inlinable @inline(__always)
     func decide<Item: KeyValueCoding>(_ item: UnsafePointer<Item>) -> Bool? {
         guard let strings else { return decision.decide(Item.scalar(atSlot: slot, of: item)) }
+        if let stored {
+            let nilResult = decision.nilResult
+            return stored.withString(
+                in: UnsafeRawPointer(item), whenNil: { nilResult }, { text in decide(text, strings) })
+        }
         guard case .string(let text) = Item.value(atSlot: slot, of: item) else { return nil }
+        return decide(text, strings)
+    }
+
+    /// The string test's answer for `text`.
+    @inlinable @inline(__always)
+    func decide(_ text: String, _ strings: Unmanaged<PreparedComparison>) -> Bool? {
         switch kernel {
         case .equal: return matcher._withUnsafeGuaranteedRef { $0.matcher.equals(text) }
         case .notEqual: return matcher._withUnsafeGuaranteedRef { !$0.matcher.equals(text) }
@@ -214,7 +235,19 @@ extension VirtualMachine {
         guard index < comparisons.count, let reference = comparisons[index],
             reference._withUnsafeGuaranteedRef({ $0.quantifier == .direct && $0.strings != nil })
         else { return nil }
-        return SingleFieldTest(schema: site.schema, slot: site.slot, strings: reference, matchers: &matchers)
+        return SingleFieldTest(
+            schema: site.schema, slot: site.slot, stored: nil, strings: reference, matchers: &matchers)
+    }
+
+    /// Site `index` as a ``SingleFieldTest`` of a string the adopted type stores (``StringSite``),
+    /// compared where it lies by one of the substring kernels; `nil` otherwise.
+    func storedStringTest(_ index: Int, matchers: inout [KernelMatcher]) -> SingleFieldTest? {
+        guard let schema = hostSchema, index < stringSites.count else { return nil }
+        let site = stringSites.base[index]
+        guard let field = site.field, let reference = site.prepared, site.variable < 0,
+            reference._withUnsafeGuaranteedRef({ $0.quantifier == .direct && $0.strings != nil })
+        else { return nil }
+        return SingleFieldTest(schema: schema, slot: -1, stored: field, strings: reference, matchers: &matchers)
     }
 
     /// The machine's ``SiteTable`` for the type it last adopted, if its program has one.
