@@ -82,14 +82,40 @@ public struct StoredString: Hashable, Sendable {
         _ body: (String) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         let field = object + offset
-        guard isOptional else { return try body(field.assumingMemoryBound(to: String.self).pointee) }
+        guard isOptional else { return try Self.borrow(field, body) }
         if isInContainer {
             guard isContainerPresent(in: object) else { return try whenNil() }
-            return try body(field.assumingMemoryBound(to: String.self).pointee)
+            return try Self.borrow(field, body)
         }
-        switch field.assumingMemoryBound(to: String?.self).pointee {
-        case .some(let text): return try body(text)
-        case .none: return try whenNil()
+        // A present `String?` holds its string's own bytes, where the string would be.
+        guard field.assumingMemoryBound(to: String?.self).pointee != nil else { return try whenNil() }
+        return try Self.borrow(field, body)
+    }
+
+    /// `body` applied to the `String` at `field`, borrowed where it lies: its two words are taken
+    /// as a value that owns nothing of its own (the object keeps its reference), then put back
+    /// and dropped without being destroyed, so no reference count changes, as
+    /// ``KeyValueCoding/withObject(at:_:)`` does for a whole object. Reading `pointee` instead
+    /// retained and released the string's storage for every string compared.
+    @inlinable @inline(__always)
+    static func borrow<Result, Failure: Error>(
+        _ field: UnsafeRawPointer, _ body: (String) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try withUnsafeTemporaryAllocation(of: String.self, capacity: 1) { (scratch) throws(Failure) -> Result in
+            guard let alias = scratch.baseAddress else {
+                return try body(field.assumingMemoryBound(to: String.self).pointee)
+            }
+            UnsafeMutableRawPointer(alias).copyMemory(from: field, byteCount: MemoryLayout<String>.size)
+            let borrowed = alias.move()
+            let result: Result
+            do throws(Failure) {
+                result = try body(borrowed)
+            } catch {
+                alias.initialize(to: consume borrowed)
+                throw error
+            }
+            alias.initialize(to: consume borrowed)
+            return result
         }
     }
 
