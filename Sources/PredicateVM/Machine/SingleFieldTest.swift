@@ -1,17 +1,18 @@
 import PredicateSemantics
 import PredicateValue
 
-/// The field that a program made of one test of `SELF` compares (`documentSize BETWEEN {…}`,
-/// `name ENDSWITH[c] '.pdf'`) when the item type answers it only through its own requirements
-/// (the protocol's minimal conformance, a computed property), with what decides it: taken out of
-/// the program once for a batch, so that ``VirtualMachine/evaluate(items:variables:into:)`` runs
-/// the loop over the items as code compiled for the item type where it is called. Each item then
-/// costs its schema, its field and the decision, with calls into the type that the compiler
-/// sees, instead of a call through the type's metatype and the site's checks for every field read.
+/// One test of a ``SiteTable``: a field of `SELF` that the item type answers through its own
+/// requirements (the protocol's minimal conformance, a computed property), or a string it stores
+/// in place, compared with a constant (`documentSize BETWEEN {…}`, `name ENDSWITH[c] '.pdf'`),
+/// with what decides it, taken out of the program once for a batch. Plain values only, so that
+/// ``VirtualMachine/evaluate(items:variables:into:)`` runs it in a loop compiled for the item
+/// type where it is called: each item costs its field and the decision, with calls into the type
+/// that the compiler sees.
 ///
-/// Decides what ``VirtualMachine/decideSelfScalar(_:_:unordered:patternSteps:)`` decides from the
-/// field alone, with the same answers; every other item (another schema, a value of another kind,
-/// a type error, a pattern) is left to that path, and from there to the instructions.
+/// Decides what ``VirtualMachine/decideSelfScalar(_:_:unordered:patternSteps:)`` and
+/// ``VirtualMachine/decideSelfString(_:_:unordered:patternSteps:)`` decide without the general
+/// comparison, with the same answers; every other item (a value of another kind, a type error)
+/// is left to those paths, and from there to the instructions.
 @usableFromInline
 struct SingleFieldTest: Sendable {
     /// The schema the rule was bound to; an item of another schema is left to the general path.
