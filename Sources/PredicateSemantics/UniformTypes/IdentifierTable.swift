@@ -126,6 +126,12 @@ struct IdentifierTable: Sendable {
 
     /// The ID of `identifier`, ignoring ASCII case; `nil` when absent.
     func id(for identifier: String) -> Int32? {
+        // The bytes where they lie when the string has them in one piece (a native string, or a
+        // small one copied to the stack): `withUTF8` needs a mutable copy, whose storage it
+        // retains and releases on every look-up.
+        if let found = identifier.utf8.withContiguousStorageIfAvailable({ id(forUTF8: UnsafeRawBufferPointer($0)) }) {
+            return found
+        }
         var text = identifier
         return text.withUTF8 { id(forUTF8: UnsafeRawBufferPointer($0)) }
     }
