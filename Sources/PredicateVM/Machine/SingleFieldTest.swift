@@ -250,8 +250,4 @@ extension VirtualMachine {
         else { return nil }
         return SingleFieldTest(schema: schema, slot: -1, stored: field, strings: reference, matchers: &matchers)
     }
-
-    /// The machine's ``SiteTable`` for the type it last adopted, if its program has one.
-    @usableFromInline
-    var itemSiteTable: SiteTable? { siteTable }
 }

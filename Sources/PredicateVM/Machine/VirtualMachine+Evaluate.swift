@@ -72,7 +72,7 @@ extension VirtualMachine {
         guard count > 0, let base = items.baseAddress, let out = answers.baseAddress else { return [] }
         let schema = adopt(Item.self)
         var candidates: [Int]?
-        if let table = itemSiteTable {
+        if let table = siteTable {
             // Inlined where it is called, the table's loop is compiled for `Item`: the calls into
             // the type are direct, and its default implementations specialised and inlined.
             candidates = table.answer(base, count: count, sharedSchema: schema, into: out)

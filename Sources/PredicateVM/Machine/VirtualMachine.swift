@@ -82,8 +82,9 @@ public struct VirtualMachine: Sendable {
     var machineCode: PlainStorage<MachineWord>
     /// The machine code's ``DecisionTable``: made again with it.
     var decisionTable = DecisionTable.none
-    /// The program as a ``SiteTable`` for the adopted type, when it is one.
-    var siteTable: SiteTable?
+    /// The program as a ``SiteTable`` for the adopted type, when it is one; read by the inlined
+    /// ``evaluate(items:variables:into:)``.
+    @usableFromInline var siteTable: SiteTable?
     /// The ``CountLoop`` of each instruction: made again with ``storedSites``.
     var countLoops = PlainStorage<CountLoop>([])
     /// The ``WholeSelectionCount`` the program is, if it is one: made again with ``countLoops``.
