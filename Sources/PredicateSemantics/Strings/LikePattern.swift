@@ -19,9 +19,11 @@ import PredicateSyntax
 /// With `[n]` both are used as they are and `c` and `d` are ignored. `l` and `w` have no effect.
 /// An empty pattern matches nothing, not even an empty string.
 ///
-/// Matching is the greedy two-pointer wildcard algorithm that backtracks only to the last `*`:
-/// O(pattern × string) in the worst case, never exponential, so hostile patterns such as
-/// `*a*a*a*a*a*b` stay cheap. ASCII strings are matched in place without allocating.
+/// A pattern without `?` is literal runs between stars (``LikeSegments``), matched without
+/// backtracking: `*.pdf` compares the last four scalars, and on a name whose end is ASCII
+/// nothing else of it is read or prepared. A pattern with `?` is matched by the greedy
+/// two-pointer wildcard algorithm that backtracks only to the last `*`: O(pattern × string) in
+/// the worst case, never exponential. ASCII strings are matched in place without allocating.
 public struct LikePattern: Sendable {
     /// The pattern, as given.
     public let pattern: String
@@ -30,6 +32,8 @@ public struct LikePattern: Sendable {
 
     /// Scalar values to match, with ``anySequence`` and ``anyCharacter`` standing for `*` and `?`.
     private let tokens: [UInt32]
+    /// The runs between stars, when the pattern has no `?`.
+    private let segments: LikeSegments?
     private let normalizes: Bool
     private let caseInsensitive: Bool
     private let diacriticInsensitive: Bool
@@ -69,6 +73,7 @@ public struct LikePattern: Sendable {
             }
         }
         self.tokens = tokens
+        segments = LikeSegments(tokens: tokens, anySequence: Self.anySequence, anyCharacter: Self.anyCharacter)
     }
 
     /// Whether the whole of `subject` matches the pattern, however long that takes: for patterns
@@ -97,7 +102,55 @@ public struct LikePattern: Sendable {
         if tokens.isEmpty { return false }
         var steps = max(0, budget)
         defer { budget = steps }
+        guard let segments else { return backtrackingMatch(subject, steps: &steps) }
         return StringKernels.withUTF8(subject) { bytes in
+            if let end = segments.decisiveASCIIEnd(of: bytes, normalizes: normalizes) {
+                return segments.match(ASCIIScalars(end, lowercased: caseInsensitive), steps: &steps)
+            }
+            if StringKernels.isASCII(bytes) {
+                return segments.match(ASCIIScalars(bytes, lowercased: caseInsensitive), steps: &steps)
+            }
+            return segments.match(prepared(subject), steps: &steps)
+        }
+    }
+
+    /// Whether the whole of `subject` matches, by the backtracking matcher (which patterns
+    /// with `?` need; the reference the run matcher is tested against); `nil` when `budget`
+    /// ran out first.
+    func matchesByBacktracking(_ subject: String, budget: inout Int) -> Bool? {
+        if tokens.isEmpty { return false }
+        var steps = max(0, budget)
+        defer { budget = steps }
+        return backtrackingMatch(subject, steps: &steps)
+    }
+
+    /// Whether the whole of `subject` matches, the runs of a pattern without `?` matched on
+    /// the whole prepared text, never on its decisive end alone: what the end must agree with,
+    /// steps included (for tests).
+    func matchesWholeText(_ subject: String, budget: inout Int) -> Bool? {
+        guard let segments, !tokens.isEmpty else { return matchesByBacktracking(subject, budget: &budget) }
+        var steps = max(0, budget)
+        defer { budget = steps }
+        return StringKernels.withUTF8(subject) { bytes in
+            StringKernels.isASCII(bytes)
+                ? segments.match(ASCIIScalars(bytes, lowercased: caseInsensitive), steps: &steps)
+                : segments.match(prepared(subject), steps: &steps)
+        }
+    }
+
+    /// The text as matching sees it, for a subject that is not ASCII.
+    private func prepared(_ subject: String) -> [UInt32] {
+        if normalizes && (caseInsensitive || diacriticInsensitive),
+            let prepared = StringFolding.preparedByScalar(
+                subject, caseInsensitive: caseInsensitive, diacriticInsensitive: diacriticInsensitive)
+        {
+            return prepared
+        }
+        return Self.prepare(subject, normalizes, caseInsensitive, diacriticInsensitive).unicodeScalars.map(\.value)
+    }
+
+    private func backtrackingMatch(_ subject: String, steps: inout Int) -> Bool? {
+        StringKernels.withUTF8(subject) { bytes in
             if StringKernels.isASCII(bytes) {
                 // ASCII is its own NFKC form, and folding only lower-cases it.
                 return Self.match(tokens, ASCIIScalars(bytes, lowercased: caseInsensitive), steps: &steps).answer
@@ -116,14 +169,7 @@ public struct LikePattern: Sendable {
                     return outcome.answer
                 }
             }
-            if normalizes && (caseInsensitive || diacriticInsensitive),
-                let prepared = StringFolding.preparedByScalar(
-                    subject, caseInsensitive: caseInsensitive, diacriticInsensitive: diacriticInsensitive)
-            {
-                return Self.match(tokens, prepared, steps: &steps).answer
-            }
-            let text = Self.prepare(subject, normalizes, caseInsensitive, diacriticInsensitive)
-            return Self.match(tokens, text.unicodeScalars.map(\.value), steps: &steps).answer
+            return Self.match(tokens, prepared(subject), steps: &steps).answer
         }
     }
 
@@ -132,7 +178,7 @@ public struct LikePattern: Sendable {
     /// otherwise all when the first non-ASCII scalar is one that cannot combine with the ASCII
     /// before it (folding and NFKC leave that ASCII alone), else all but the last, which a
     /// combining mark after it may compose with (`e` + U+0301 is `é`).
-    private static func settledASCIIPrefix(_ bytes: UnsafeBufferPointer<UInt8>, _ normalizes: Bool) -> Int {
+    static func settledASCIIPrefix(_ bytes: UnsafeBufferPointer<UInt8>, _ normalizes: Bool) -> Int {
         guard let first = bytes.firstIndex(where: { $0 >= 0x80 }) else { return bytes.count }
         guard normalizes else { return first }
         var decoder = UTF8()
