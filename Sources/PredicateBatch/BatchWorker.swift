@@ -80,7 +80,9 @@ final class BatchWorker {
     private let cost: UnsafeMutablePointer<Int>
     private var chunkStart = 0
     /// Failures, in the order found (ascending within a chunk's clause; sorted at the end).
-    private(set) var errors: [BatchResult.RowError] = []
+    /// A worker belongs to one thread and no access to this array overlaps another, so the
+    /// run-time exclusivity check (two calls into the runtime for every failing row) is left out.
+    @exclusivity(unchecked) private(set) var errors: [BatchResult.RowError] = []
     private let budget: RowBudget
     /// `budget.sharedSteps` and the evaluation's step limit, read per row without copying the
     /// budget (whose program would be retained and released on every read).
@@ -148,7 +150,8 @@ final class BatchWorker {
             if plan.rowCost > environment.limits.maximumSteps {
                 for row in start..<(start + count) { suspect(row) }
             }
-            let result = evaluate(root, Selection(rows: nil, start: start, count: count))
+            let others = mixedRootTypedRows(start: start, count: count, into: words)
+            let result = evaluate(root, others ?? Selection(rows: nil, start: start, count: count))
             if let matched = result.rows {
                 for index in 0..<result.count {
                     let row = Int(matched[index])
@@ -156,9 +159,73 @@ final class BatchWorker {
                 }
             }
             pool.give(result)
+            if let others { pool.give(others) }
             settleSuspects(into: words)
             start += count
         }
+    }
+
+    /// For a root that is one comparison with an integer over a column of mixed scalars
+    /// (`userInfo.rank >= 3`): the chunk's nil and integer rows, which can neither fail nor be
+    /// charged a step, answered as a byte mask (one straight loop, as ``MaskNode`` runs) packed
+    /// into `words`; returned, the rows of the other kinds (strings, doubles, anything else),
+    /// which the list kernel answers with their errors and charges. `nil` when the root is
+    /// something else.
+    private func mixedRootTypedRows(start: Int, count: Int, into words: UnsafeMutablePointer<UInt64>) -> Selection? {
+        // Rows over the step budget are suspects, whose answers are the VM's alone.
+        guard plan.rowCost <= environment.limits.maximumSteps, case .compare(let leaf) = root,
+            !binding.selfIsNotTheRow, leaf.quantifier == .direct,
+            case .mixed(let mixed, _) = columns[leaf.column], let integers = leaf.integers,
+            EvaluationCost.size(leaf.constant) == 1, let nilResult = leaf.nilResult,
+            mixed.tags.count >= start + count, mixed.payloads.count >= start + count
+        else { return nil }
+        let lower = integers.lower
+        let span = UInt64(bitPattern: integers.upper &- lower)
+        // The answer by kind and range, `answers[tag << 1 | inRange]`: a nil row's whatever its
+        // payload, an integer's by its range, any other kind 0 (the list kernel answers it).
+        let whenInRange: UInt8 = !integers.isEmpty != integers.negated ? 1 : 0
+        let whenOutOfRange: UInt8 = integers.negated ? 1 : 0
+        let nilAnswer: UInt8 = nilResult ? 1 : 0
+        let answers: (UInt64, UInt64) = (
+            UInt64(nilAnswer) | UInt64(nilAnswer) << 8 | UInt64(whenOutOfRange) << 16 | UInt64(whenInRange) << 24, 0
+        )
+        let integerTag = MixedScalars.Tag.integer.rawValue
+        let mask = masks.take()
+        let others = pool.take()
+        var otherCount = 0
+        mixed.tags.withUnsafeBufferPointer { tags in
+            mixed.payloads.withUnsafeBufferPointer { payloads in
+                // Two loops: the first has no branch and no store that depends on a row's kind
+                // (whose pattern is the data's); the second skips eight typed rows at a time.
+                let tags = UnsafeBufferPointer(rebasing: tags[start..<(start + count)])
+                let payloads = UnsafeBufferPointer(rebasing: payloads[start..<(start + count)])
+                withUnsafeBytes(of: answers) { answers in
+                    for index in 0..<count {
+                        let outside = span.subtractingReportingOverflow(UInt64(bitPattern: payloads[index] &- lower))
+                        let inRange = Int(unsafeBitCast(outside.overflow, to: UInt8.self) ^ 1)
+                        mask[index] = answers[(Int(tags[index] & 7) &<< 1) | inRange]
+                    }
+                }
+                guard let base = tags.baseAddress else { return }
+                let raw = UnsafeRawPointer(base)
+                var index = 0
+                while index < count {
+                    // No tag above 1 among the next eight: 0xFE in no byte.
+                    if index + 8 <= count,
+                        raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0xFEFE_FEFE_FEFE_FEFE == 0
+                    {
+                        index &+= 8
+                        continue
+                    }
+                    others[otherCount] = Int32(truncatingIfNeeded: start &+ index)
+                    otherCount &+= tags[index] > integerTag ? 1 : 0
+                    index &+= 1
+                }
+            }
+        }
+        MaskNode.pack(mask, start: start, count: count, into: words)
+        masks.give(mask)
+        return Selection(rows: others, start: 0, count: otherCount)
     }
 
     /// The current chunk's suspects: evaluated again on the scalar VM, whose answer stands, or
