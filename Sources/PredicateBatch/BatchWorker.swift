@@ -150,6 +150,10 @@ final class BatchWorker {
             if plan.rowCost > environment.limits.maximumSteps {
                 for row in start..<(start + count) { suspect(row) }
             }
+            if listRootMask(start: start, count: count, into: words) {
+                start += count
+                continue
+            }
             let others = mixedRootTypedRows(start: start, count: count, into: words)
             let result = evaluate(root, others ?? Selection(rows: nil, start: start, count: count))
             if let matched = result.rows {
@@ -226,6 +230,75 @@ final class BatchWorker {
         MaskNode.pack(mask, start: start, count: count, into: words)
         masks.give(mask)
         return Selection(rows: others, start: 0, count: otherCount)
+    }
+
+    /// For a root that is `ANY`/`ALL` of a column of string lists against a constant, where the
+    /// nil row and every distinct element have an answer that cannot fail and spends no matching
+    /// step (`ANY userInfo.tags IN {'red', 'green'}`): the chunk answered as a byte mask packed
+    /// into `words`, each row charged what the list kernel charges it (elements times the
+    /// constant's size). `false`, with nothing done, when the root is something else, the rows
+    /// share a budget, or a row's charge could pass its step budget (the list kernel then makes
+    /// it a suspect).
+    private func listRootMask(start: Int, count: Int, into words: UnsafeMutablePointer<UInt64>) -> Bool {
+        guard sharedSteps == .max, case .compare(let leaf) = root, !binding.selfIsNotTheRow,
+            leaf.quantifier != .direct, !leaf.constantOnLeft,
+            case .stringLists(let lists, let nils) = columns[leaf.column],
+            nils.count >= start + count, lists.offsets.count > start + count
+        else { return false }
+        let (nilRow, decisions) = listDecisions(leaf, lists)
+        guard !decisions.charges, let nilAnswer = nilRow.answers.first, nilAnswer <= CodeDecisions.isTrue,
+            let nilSteps = nilRow.steps.first, decisions.answers.allSatisfy({ $0 <= CodeDecisions.isTrue })
+        else { return false }
+        // The answer that decides the quantifier: a true element for ANY, a false one for ALL.
+        let decisive = leaf.quantifier == .any ? CodeDecisions.isTrue : CodeDecisions.isFalse
+        let constantSize = EvaluationCost.size(leaf.constant)
+        let mask = masks.take()
+        // Charges summed once for the chunk: nil rows, and the elements of the others (at least
+        // one each), times the constant's size.
+        var nilRows = 0
+        var charged = 0
+        var longest = 1
+        lists.offsets.withUnsafeBufferPointer { offsets in
+            lists.elements.withUnsafeBufferPointer { elements in
+                decisions.answers.withUnsafeBufferPointer { answers in
+                    nils.withUnsafeBufferPointer { nils in
+                        for index in 0..<count {
+                            let row = start &+ index
+                            let first = Int(offsets[row])
+                            let end = Int(offsets[row &+ 1])
+                            var answer = decisive ^ 1
+                            var element = first
+                            while element < end {
+                                if answers[Int(elements[element])] == decisive {
+                                    answer = decisive
+                                    break
+                                }
+                                element &+= 1
+                            }
+                            let isNil = Int(nils[row] & 1)
+                            mask[index] = isNil != 0 ? nilAnswer : answer
+                            let length = max(1, end &- first)
+                            nilRows &+= isNil
+                            charged &+= length & (isNil &- 1)
+                            longest = max(longest, length)
+                        }
+                    }
+                }
+            }
+        }
+        let elementsCharge = charged.multipliedReportingOverflow(by: constantSize)
+        let nilCharge = nilRows.multipliedReportingOverflow(by: nilSteps)
+        let largest = longest.multipliedReportingOverflow(by: constantSize)
+        guard !elementsCharge.overflow, !nilCharge.overflow, !largest.overflow,
+            plan.rowCost.saturatingAdd(max(largest.partialValue, nilRows > 0 ? nilSteps : 0)) <= maximumSteps
+        else {
+            masks.give(mask)
+            return false
+        }
+        totalCost = totalCost.saturatingAdd(elementsCharge.partialValue).saturatingAdd(nilCharge.partialValue)
+        MaskNode.pack(mask, start: start, count: count, into: words)
+        masks.give(mask)
+        return true
     }
 
     /// The current chunk's suspects: evaluated again on the scalar VM, whose answer stands, or
@@ -582,6 +655,16 @@ final class BatchWorker {
         }
     }
 
+    /// The answers of `leaf` for a nil row and for each distinct element of `lists`, decided the
+    /// first time this worker meets the leaf.
+    private func listDecisions(_ leaf: ComparisonLeaf, _ lists: StringLists) -> (CodeDecisions, CodeDecisions) {
+        if let tables = listTables[leaf.id] { return tables }
+        let (nilRow, elements) = leaf.listOutcomes(lists.distinct, environment: environment)
+        let tables = (CodeDecisions([nilRow]), CodeDecisions(elements))
+        listTables[leaf.id] = tables
+        return tables
+    }
+
     /// `ANY`/`ALL` over a column of string lists: each distinct element decided once, each row
     /// then its elements' answers looked up in order, stopping where the quantifier is decided
     /// or an element fails, as the general comparison does; charged its cost (elements times
@@ -590,14 +673,7 @@ final class BatchWorker {
         _ leaf: ComparisonLeaf, _ lists: StringLists, _ nils: [UInt8], _ input: Selection,
         _ output: UnsafeMutablePointer<Int32>
     ) -> Int {
-        let tables =
-            listTables[leaf.id]
-            ?? {
-                let (nilRow, elements) = leaf.listOutcomes(lists.distinct, environment: environment)
-                return (CodeDecisions([nilRow]), CodeDecisions(elements))
-            }()
-        listTables[leaf.id] = tables
-        let (nilRow, decisions) = tables
+        let (nilRow, decisions) = listDecisions(leaf, lists)
         // The answer that decides the quantifier: a true element for ANY, a false one for ALL.
         let decisive = leaf.quantifier == .any ? CodeDecisions.isTrue : CodeDecisions.isFalse
         let constantSize = EvaluationCost.size(leaf.constant)
