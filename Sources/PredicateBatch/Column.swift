@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import PredicateSemantics
 import PredicateSyntax
 import PredicateValue
@@ -275,41 +277,85 @@ struct StringLists: Sendable {
 }
 
 /// The addresses of one stored field in consecutive items.
-private struct StoredRows {
+/// The items a column is loaded from, read in place: they are only read, and outlive the load,
+/// so the parts of a load running on several threads may share them.
+private struct StoredRows: @unchecked Sendable {
     let base: UnsafeRawPointer
     let stride: Int
     let offset: Int
 
+    /// Loads of fewer rows than this stay on one thread: below it, starting threads costs more
+    /// than the load. Above it, loading is bound by memory (one item's cache line a row, for
+    /// bytes or words of it), which two cores read faster than one.
+    static let rowsPerThread = 1 << 16
+
+    /// `body` on the row ranges of `count` rows, on as many threads as pay (see
+    /// ``rowsPerThread``), each range once.
+    func inParts(count: Int, _ body: @Sendable (Range<Int>) -> Void) {
+        let parts = max(1, min(ProcessInfo.processInfo.activeProcessorCount, count / Self.rowsPerThread))
+        guard parts > 1 else { return body(0..<count) }
+        let size = (count + parts - 1) / parts
+        DispatchQueue.concurrentPerform(iterations: parts) { part in
+            body(min(count, part * size)..<min(count, (part + 1) * size))
+        }
+    }
+
     /// `load` of the field's address in each of the first `count` items.
-    func load<T>(count: Int, _ load: (UnsafeRawPointer) -> T) -> [T] {
+    func load<T: Sendable>(count: Int, _ load: @Sendable (UnsafeRawPointer) -> T) -> [T] {
         [T](unsafeUninitializedCapacity: count) { buffer, initialized in
-            for row in 0..<count { buffer.initializeElement(at: row, to: load(base + (row * stride + offset))) }
+            guard let start = buffer.baseAddress else { return }
+            let output = SharedBuffer(base: start)
+            inParts(count: count) { rows in
+                for row in rows { output.base.advanced(by: row).initialize(to: load(base + (row * stride + offset))) }
+            }
             initialized = count
         }
     }
 
     /// `load` of each item's field, `nil` rows as zero with their nil flag set; `nil` when
     /// every row is `nil` (the builder's column of nils then).
-    func loadOptional<T: Numeric>(count: Int, _ load: (UnsafeRawPointer) -> T?) -> ([T], [UInt8])? {
+    func loadOptional<T: Numeric & Sendable>(count: Int, _ load: @Sendable (UnsafeRawPointer) -> T?) -> ([T], [UInt8])?
+    {
         var nils = [UInt8](repeating: 0, count: count)
-        var present = 0
+        let anyPresent = AnyPresent()
         let values = [T](unsafeUninitializedCapacity: count) { buffer, initialized in
             nils.withUnsafeMutableBufferPointer { nils in
-                for row in 0..<count {
-                    if let value = load(base + (row * stride + offset)) {
-                        present += 1
-                        buffer.initializeElement(at: row, to: value)
-                    } else {
-                        nils[row] = 1
-                        buffer.initializeElement(at: row, to: 0)
+                guard let start = buffer.baseAddress, let flags = nils.baseAddress else { return }
+                let output = SharedBuffer(base: start)
+                let nilFlags = SharedBuffer(base: flags)
+                inParts(count: count) { rows in
+                    var present = false
+                    for row in rows {
+                        if let value = load(base + (row * stride + offset)) {
+                            present = true
+                            output.base.advanced(by: row).initialize(to: value)
+                        } else {
+                            nilFlags.base[row] = 1
+                            output.base.advanced(by: row).initialize(to: 0)
+                        }
                     }
+                    if present { anyPresent.set() }
                 }
             }
-            initialized = count
+            initialized = buffer.baseAddress == nil ? 0 : count
         }
-        return present > 0 ? (values, nils) : nil
+        return anyPresent.value ? (values, nils) : nil
     }
 
     /// No row is nil.
     func none(_ count: Int) -> [UInt8] { [UInt8](repeating: 0, count: count) }
+}
+
+/// The start of a buffer that the parts of a load fill, each its own rows.
+private struct SharedBuffer<T>: @unchecked Sendable {
+    let base: UnsafeMutablePointer<T>
+}
+
+/// Whether some part of a load found a row that is not nil.
+private final class AnyPresent: @unchecked Sendable {
+    private let lock = NSLock()
+    private var found = false
+
+    func set() { lock.withLock { found = true } }
+    var value: Bool { lock.withLock { found } }
 }

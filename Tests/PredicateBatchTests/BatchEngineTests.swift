@@ -65,6 +65,28 @@ import Testing
         #expect(fromItems.matchCount == expected.filter { $0 == "true" }.count)
     }
 
+    /// Stored scalars of more rows than one thread loads are loaded in parts, on several threads
+    /// where there are cores: the columns, and so the answers, are those of the scalar VM, and a
+    /// field that is nil in every row still makes the builder's column of nils.
+    @Test func largeBatchesLoadInParts() throws {
+        var items = TestItems.make(140_000)
+        let rules = [
+            "isUploaded == NO", "documentSize > 4500", "creationDate > CAST(100, 'NSDate')", "documentSize == nil",
+        ]
+        func check(_ items: [FileProviderItem]) throws {
+            let rows = items.map { Value.object($0) }
+            for rule in rules {
+                let program = try TestRules.program(rule)
+                let batchProgram = BatchProgram(program)
+                let batch = ColumnBatch(items: items, for: batchProgram)
+                #expect(TestRules.outcomes(batchProgram.evaluate(batch)) == TestRules.scalar(program, rows), "\(rule)")
+            }
+        }
+        try check(items)
+        for index in items.indices { items[index].documentSize = nil }
+        try check(items)
+    }
+
     @Test func columnStorage() throws {
         let program = try TestRules.program(
             "isUploaded == NO AND documentSize > 1 AND filename == 'a' AND favoriteRank > 1 AND userInfo.rank > 1 AND creationDate > CAST(1, 'NSDate')"
