@@ -51,6 +51,13 @@ enum ASCIICase {
     static func word(_ bytes: UnsafeRawBufferPointer, at index: Int) -> UInt64 {
         let remaining = bytes.count - index
         if remaining >= 8 { return bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) }
+        if bytes.count >= 8 {
+            // The last eight bytes, which end where the text does, shifted so that the ones past
+            // `index` come first and zeros follow: the byte loop's word in one load.
+            let last = bytes.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self)
+            let shift = UInt64(8 - remaining) &* 8
+            return UInt32(littleEndian: 1) == 1 ? last >> shift : last << shift
+        }
         var word: UInt64 = 0
         var shift: UInt64 = 0
         for offset in index..<bytes.count {
