@@ -136,6 +136,47 @@ import Testing
 
     /// The step budget runs out in place as it does on the context: a `SUBQUERY` nested in a
     /// `SUBQUERY` over a large selection stops with `limitExceeded` at the whole rule.
+    /// `UTI-CONFORMS-TO` answers for short identifiers are remembered by the machine, per site:
+    /// items of short, long, differently cased and unknown identifiers, each selected alone,
+    /// three times over (the memory warm), answer as the interpreter does, and two sites of one
+    /// rule keep their own answers.
+    @Test func rememberedConformanceIsPerSiteAndIdentifier() throws {
+        let identifiers = [
+            "public.jpeg", "PUBLIC.JPEG", "public.folder", "com.adobe.pdf", "x.unknown", "public.jpe",
+            "public.plain-text", "com.apple.quicktime-movie", "public.png", "",
+        ]
+        let items = identifiers.enumerated().map { index, identifier in
+            var item = FileProviderItem(itemIdentifier: "i\(index)", parentItemIdentifier: "root", filename: "f")
+            item.contentType = UniformType(identifier)
+            return item
+        }
+        for rule in [
+            "SUBQUERY(fileproviderItems, $i, $i.contentType.identifier UTI-CONFORMS-TO 'public.image').@count == 1",
+            "SUBQUERY(fileproviderItems, $i, $i.contentType.identifier UTI-CONFORMS-TO 'public.image').@count == 1 "
+                + "OR SUBQUERY(fileproviderItems, $i, $i.contentType.identifier UTI-CONFORMS-TO 'public.folder')"
+                + ".@count == 1",
+            "SUBQUERY(fileproviderItems, $i, $i.contentType.identifier UTI-CONFORMS-TO 'public.data').@count == 0",
+        ] {
+            let bound = Binder.bind(try PredicateParser.parsePredicate(rule).predicate, selfType: Self.contextType)
+            let interpreter = Interpreter(environment: Self.environment)
+            var machine = VirtualMachine(
+                program: try Compiler.compile(bound, source: rule), environment: Self.environment)
+            for _ in 0..<3 {
+                for item in items {
+                    let expected = FusedComparisonTests.outcome { () throws(EvaluationError) in
+                        try interpreter.evaluate(bound, on: FileProviderContext.activation(selectedItems: [item]))
+                    }
+                    let inPlace = [item].withUnsafeBufferPointer { buffer in
+                        FusedComparisonTests.outcome { () throws(EvaluationError) in
+                            try machine.evaluate(selection: buffer, key: Self.key)
+                        }
+                    }
+                    #expect(inPlace == expected, "\(rule) on \(item.contentType?.identifier ?? "nil")")
+                }
+            }
+        }
+    }
+
     @Test func budgetIsSpentAlike() throws {
         let rule =
             "SUBQUERY(fileproviderItems, $i, SUBQUERY(fileproviderItems, $j, $j.isUploaded == $i.isUploaded)"

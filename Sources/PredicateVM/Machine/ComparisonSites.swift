@@ -326,7 +326,11 @@ extension VirtualMachine {
                 // `UTI-CONFORMS-TO`: the type table's answer; the general comparison of two
                 // strings charges what the site's cost counts.
                 if let type = prepared.conformanceType {
-                    return environment.uniformTypes.conforms(text, to: type, otherID: target) ? .isTrue : .isFalse
+                    let types = environment.uniformTypes
+                    let conforms = conformanceMemo.answer(site: index, identifier: text) {
+                        types.conforms(text, to: type, otherID: target)
+                    }
+                    return conforms ? .isTrue : .isFalse
                 }
                 return .general
             }
@@ -447,7 +451,10 @@ extension VirtualMachine {
                 // What the general comparison charges and answers for two strings.
                 try charge(EvaluationCost.comparison(value, prepared.constant))
                 let target = index < conformanceTargets.count ? conformanceTargets[index] : nil
-                return environment.uniformTypes.conforms(identifier, to: type, otherID: target)
+                let types = environment.uniformTypes
+                return conformanceMemo.answer(site: index, identifier: identifier) {
+                    types.conforms(identifier, to: type, otherID: target)
+                }
             }
         }
         return try compare(prepared.op, value, prepared.constant, prepared.quantifier, prepared.options)

@@ -73,6 +73,8 @@ public struct VirtualMachine: Sendable {
     /// For each comparison site testing `UTI-CONFORMS-TO` a type identifier, that type's ID in
     /// the environment's type table, looked up once.
     let conformanceTargets: [UniformTypeID?]
+    /// Answers of those sites for short identifiers, found once each.
+    var conformanceMemo = ConformanceMemo()
     /// ``EvaluationLimits/maximumSteps`` of the environment, read once.
     let maximumSteps: Int
     /// The program's instructions where the loop reads them without touching a reference count.
