@@ -68,6 +68,8 @@ import Testing
         ("*.pdf", "notes.txt", 3, false),
         ("img_*", "img_0001.jpg", 5, true),
         ("img_*", "\u{E9}mg_0001.jpg", 2, false),
+        ("img_*", "R\u{E9}sum\u{E9}.jpg", 2, false),
+        ("img_*", "im\u{E9}.jpg", 4, false),
         ("report", "report", 7, true),
         ("report", "reports", 7, false),
         ("*sume*", "resume", 1 + 1 + 1 + 4, true),

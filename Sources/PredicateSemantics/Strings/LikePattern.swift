@@ -110,7 +110,15 @@ public struct LikePattern: Sendable {
             if StringKernels.isASCII(bytes) {
                 return segments.match(ASCIIScalars(bytes, lowercased: caseInsensitive), steps: &steps)
             }
-            return segments.match(prepared(subject), steps: &steps)
+            // ASCII first: a head that differs from the pattern's first run (`img_*` on
+            // `Résumé.pdf`) decides without preparing the text.
+            let settled = Self.settledASCIIPrefix(bytes, normalizes)
+            let head = ASCIIScalars(UnsafeBufferPointer(rebasing: bytes[..<settled]), lowercased: caseInsensitive)
+            switch segments.mismatchInHead(head, steps: &steps) {
+            case .mismatch: return false
+            case .ranOut: return nil
+            case nil: return segments.match(prepared(subject), steps: &steps)
+            }
         }
     }
 

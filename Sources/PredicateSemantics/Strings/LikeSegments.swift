@@ -65,6 +65,42 @@ struct LikeSegments: Sendable {
         return settled ? head : nil
     }
 
+    /// How matching a text whose first scalars are `head` ends, when `head` alone decides it:
+    /// the pattern begins with a run that differs from `head` within it. Steps are spent as
+    /// ``match(_:steps:)`` spends them on the whole text; `nil` (nothing spent) when the head
+    /// decides nothing.
+    func mismatchInHead<Head: RandomAccessCollection>(_ head: Head, steps: inout Int) -> HeadOutcome?
+    where Head.Element == UInt32, Head.Index == Int {
+        guard anchoredStart, starts.count > 1 else { return nil }
+        return scalars.withUnsafeBufferPointer { scalars -> HeadOutcome? in
+            let run = UnsafeBufferPointer(rebasing: scalars[starts[0]..<starts[1]])
+            var offset = 0
+            while offset < min(run.count, head.count) {
+                if run[offset] != head[head.startIndex + offset] {
+                    // The match's step, then one for each scalar compared, the last included.
+                    let spent = offset + 2
+                    guard steps >= spent else {
+                        // Where the whole text's match stops: at the first step past the budget.
+                        steps = -1
+                        return .ranOut
+                    }
+                    steps -= spent
+                    return .mismatch
+                }
+                offset += 1
+            }
+            return nil
+        }
+    }
+
+    /// What a head decided (see ``mismatchInHead(_:steps:)``).
+    enum HeadOutcome {
+        /// The text does not match.
+        case mismatch
+        /// The steps ran out first.
+        case ranOut
+    }
+
     /// Whether `text` (the text as matching sees it) matches, spending `steps`; `nil` when they
     /// ran out.
     func match<Text: RandomAccessCollection>(_ text: Text, steps: inout Int) -> Bool?
@@ -90,11 +126,14 @@ struct LikeSegments: Sendable {
         var first = 0
         var last = starts.count - 1
         if anchoredStart && last > 0 {
+            // Compared as far as the text goes before its length is checked, so that a head
+            // that differs decides the same, steps too, whatever follows it (``mismatchInHead``).
             let run = run(0)
             first = 1
-            guard high - low >= run.count else { return false }
-            guard let equal = equal(run, text, at: low, steps: &steps) else { return nil }
-            guard equal else { return false }
+            let available = min(run.count, high - low)
+            guard let equal = equal(UnsafeBufferPointer(rebasing: run[..<available]), text, at: low, steps: &steps)
+            else { return nil }
+            guard equal, available == run.count else { return false }
             low += run.count
         }
         if anchoredEnd {

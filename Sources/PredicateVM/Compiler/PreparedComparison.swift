@@ -41,6 +41,16 @@ public final class PreparedComparison: Sendable {
     package let constantOperand: EvaluationError.ErrorOperand
     /// For `LIKE` and `MATCHES`: the compiled pattern, run within the evaluation's step budget.
     package let pattern: CompiledPattern?
+    /// The UTF-8 length of ``pattern``'s text (what the pattern-length limit measures), 0
+    /// without a pattern.
+    package let patternLength: Int
+    /// Whether there is a ``pattern``: asked per string without copying the pattern out.
+    package let hasPattern: Bool
+    /// ``pattern``'s matcher, held apart so that ``runPattern(_:maximumLength:budget:)`` calls
+    /// it where it lies: binding it out of the enum copied it, retaining its arrays.
+    private let likeMatcher: LikePattern?
+    private let isLike: Bool
+    private let regexMatcher: RegularExpressionMatcher?
     /// For `UTI-CONFORMS-TO` a type identifier: the identifier, which a string operand is tested
     /// against in the environment's type table, without the general comparison's operand checks.
     package let conformanceType: String?
@@ -117,11 +127,29 @@ public final class PreparedComparison: Sendable {
         default:
             pattern = nil
         }
+        patternLength = pattern?.source.utf8.count ?? 0
+        hasPattern = pattern != nil
+        switch pattern {
+        case .like(let compiled, _)?: (likeMatcher, regexMatcher) = (compiled, nil)
+        case .matches(let compiled, _)?: (likeMatcher, regexMatcher) = (nil, compiled)
+        case nil: (likeMatcher, regexMatcher) = (nil, nil)
+        }
+        isLike = op == .like
         if op == .utiConformsTo, case .string(let identifier) = constant {
             conformanceType = identifier
         } else {
             conformanceType = nil
         }
+    }
+
+    /// ``pattern`` run on `text` within `budget` matching steps (what is left is written back):
+    /// its answer, `.some(nil)` when the steps ran out, `nil` without a pattern or for one
+    /// longer than `maximumLength`. Runs the pattern where this comparison holds it: copying it
+    /// out retained and released its arrays for every string.
+    package func runPattern(_ text: String, maximumLength: Int, budget: inout Int) -> Bool?? {
+        guard hasPattern, patternLength <= maximumLength else { return nil }
+        if isLike { return .some(likeMatcher?.matches(text, budget: &budget)) }
+        return .some(regexMatcher?.matches(text, budget: &budget))
     }
 
     /// Whether ``decide(_:)`` or ``pattern`` can answer for some operand beyond nil: an engine

@@ -322,7 +322,7 @@ extension VirtualMachine {
                     unordered = text
                     return .cannotOrder
                 }
-                if prepared.pattern != nil { return .pattern }
+                if prepared.hasPattern { return .pattern }
                 // `UTI-CONFORMS-TO`: the type table's answer; the general comparison of two
                 // strings charges what the site's cost counts.
                 if let type = prepared.conformanceType {

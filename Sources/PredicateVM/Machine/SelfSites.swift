@@ -83,10 +83,15 @@ extension VirtualMachine {
             unordered?.pointee = text
             return .cannotOrder(cost: site.pointee.cost)
         case .pattern:
-            // Not nil: the nil answer is decided without the pattern.
+            // Not nil: the nil answer is decided without the pattern. The closure reads no part
+            // of the machine: capturing it made the optimiser copy the whole machine per item.
+            let limits = environment.limits
             return field.withString(
                 in: item.address, whenNil: { SiteAnswer.undecided },
-                { text in decidePattern(text, reference, cost: site.pointee.cost, patternSteps: patternSteps) })
+                { text in
+                    Self.decidePattern(
+                        text, reference, cost: site.pointee.cost, patternSteps: patternSteps, limits: limits)
+                })
         case .general: return .undecided
         }
     }
@@ -137,11 +142,14 @@ extension VirtualMachine {
         let (cannotOrder, pattern) = reference._withUnsafeGuaranteedRef { prepared in
             (
                 prepared.quantifier == .direct && prepared.stringsCannotBeOrdered,
-                prepared.quantifier == .direct && prepared.pattern != nil
+                prepared.quantifier == .direct && prepared.hasPattern
             )
         }
         guard cannotOrder || pattern, case .string(let text) = value else { return .undecided }
-        if pattern { return decidePattern(text, reference, cost: cost, patternSteps: patternSteps) }
+        if pattern {
+            return Self.decidePattern(
+                text, reference, cost: cost, patternSteps: patternSteps, limits: environment.limits)
+        }
         unordered?.pointee = text
         return .cannotOrder(cost: cost)
     }
@@ -152,19 +160,19 @@ extension VirtualMachine {
     /// (`patternSteps` < 0), the pattern is longer than the limit, or the steps run out: the
     /// instructions then fail as they would.
     @inline(__always)
-    private func decidePattern(
-        _ text: String, _ reference: Unmanaged<PreparedComparison>, cost: Int, patternSteps: Int
+    private static func decidePattern(
+        _ text: String, _ reference: Unmanaged<PreparedComparison>, cost: Int, patternSteps: Int,
+        limits: EvaluationLimits
     ) -> SiteAnswer {
         let left = patternSteps - cost
         guard patternSteps >= 0, left >= 0 else { return .undecided }
-        let limits = environment.limits
         return reference._withUnsafeGuaranteedRef { prepared -> SiteAnswer in
-            guard let pattern = prepared.pattern, pattern.source.utf8.count <= limits.maximumPatternLength else {
-                return .undecided
-            }
             let allowed = min(limits.maximumPatternSteps, left)
             var budget = allowed
-            guard let answer = pattern.matches(text, budget: &budget) else { return .undecided }
+            guard
+                case .some(.some(let answer)) = prepared.runPattern(
+                    text, maximumLength: limits.maximumPatternLength, budget: &budget)
+            else { return .undecided }
             return SiteAnswer(answer, cost: cost + (allowed - max(0, budget)))
         }
     }
