@@ -49,7 +49,6 @@ public final class PreparedComparison: Sendable {
     /// ``pattern``'s matcher, held apart so that ``runPattern(_:maximumLength:budget:)`` calls
     /// it where it lies: binding it out of the enum copied it, retaining its arrays.
     private let likeMatcher: LikePattern?
-    private let isLike: Bool
     private let regexMatcher: RegularExpressionMatcher?
     /// For `UTI-CONFORMS-TO` a type identifier: the identifier, which a string operand is tested
     /// against in the environment's type table, without the general comparison's operand checks.
@@ -134,7 +133,6 @@ public final class PreparedComparison: Sendable {
         case .matches(let compiled, _)?: (likeMatcher, regexMatcher) = (nil, compiled)
         case nil: (likeMatcher, regexMatcher) = (nil, nil)
         }
-        isLike = op == .like
         if op == .utiConformsTo, case .string(let identifier) = constant {
             conformanceType = identifier
         } else {
@@ -148,7 +146,7 @@ public final class PreparedComparison: Sendable {
     /// out retained and released its arrays for every string.
     package func runPattern(_ text: String, maximumLength: Int, budget: inout Int) -> Bool?? {
         guard hasPattern, patternLength <= maximumLength else { return nil }
-        if isLike { return .some(likeMatcher?.matches(text, budget: &budget)) }
+        if op == .like { return .some(likeMatcher?.matches(text, budget: &budget)) }
         return .some(regexMatcher?.matches(text, budget: &budget))
     }
 
