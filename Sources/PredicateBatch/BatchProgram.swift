@@ -381,17 +381,22 @@ enum BatchEvaluation {
         } else {
             DispatchQueue.concurrentPerform(iterations: parts, execute: work)
         }
-        var allErrors: [BatchResult.RowError] = []
+        // One part's failures are taken whole, and left nowhere else: copied, each would be
+        // copied again (reference counts and all) by the sort below.
+        var allErrors: [BatchResult.RowError] = parts == 1 ? output.takeErrors(0) : []
+        if parts > 1 { allErrors.reserveCapacity((0..<parts).reduce(0) { $0 + output.errors[$1].count }) }
         var suspects: [Int] = []
         var cost = 0
         var exhausted = false
         for part in 0..<parts {
-            allErrors += output.errors[part]
+            if parts > 1 { allErrors += output.takeErrors(part) }
             suspects += output.suspects[part]
             cost = cost.saturatingAdd(output.costs[part])
             exhausted = exhausted || output.exhausted[part]
         }
-        allErrors.sort { $0.row < $1.row }
+        if !allErrors.indices.dropFirst().allSatisfy({ allErrors[$0 - 1].row <= allErrors[$0].row }) {
+            allErrors.sort { $0.row < $1.row }
+        }
         return BatchResult(
             count: count, bitmap: Array(UnsafeBufferPointer(start: output.words, count: wordCount)), errors: allErrors,
             suspects: suspects.sorted(), cost: cost, exhausted: exhausted)
@@ -420,6 +425,13 @@ private struct Output: @unchecked Sendable {
         exhausted = .allocate(capacity: parts)
         exhausted.initialize(repeating: false, count: parts)
         self.parts = parts
+    }
+
+    /// Part `part`'s failures, moved out (the slot is left empty).
+    func takeErrors(_ part: Int) -> [BatchResult.RowError] {
+        let taken = (errors + part).move()
+        (errors + part).initialize(to: [])
+        return taken
     }
 
     func deallocate() {

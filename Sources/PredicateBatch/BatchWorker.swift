@@ -186,7 +186,7 @@ final class BatchWorker {
         let lower = integers.lower
         let span = UInt64(bitPattern: integers.upper &- lower)
         // The answer by kind and range, `answers[tag << 1 | inRange]`: a nil row's whatever its
-        // payload, an integer's by its range, any other kind 0 (the list kernel answers it).
+        // payload, an integer's by its range, any other kind 0 (the mixed kernel answers it).
         let whenInRange: UInt8 = !integers.isEmpty != integers.negated ? 1 : 0
         let whenOutOfRange: UInt8 = integers.negated ? 1 : 0
         let nilAnswer: UInt8 = nilResult ? 1 : 0
@@ -431,7 +431,7 @@ final class BatchWorker {
         return Selection(rows: output, start: 0, count: k)
     }
 
-    private func fail(_ row: Int, _ error: EvaluationError) {
+    private func fail(_ row: Int, _ error: consuming EvaluationError) {
         // A budget error names what ran out in this engine's terms: the VM's own is the answer.
         if error.kind == .limitExceeded { return suspect(row) }
         guard failed[row - chunkStart] == 0 else { return }
