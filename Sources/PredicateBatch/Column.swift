@@ -189,6 +189,14 @@ enum Column: Sendable {
                 !values.contains(where: \.isNaN)
             else { return nil }
             return stored.kind == .date ? .dates(values: values, nils: nils) : .doubles(values: values, nils: nils)
+        case (.uint, .uint64):
+            // Unsigned integers keep their kind (see ``Column``): the column of values the
+            // builder makes of them, without a `Value` made by the item type for each.
+            return .values(
+                rows.load(count: items.count) { .uint($0.load(as: UInt64.self)) }, nils: rows.none(items.count))
+        case (.uint, .optionalUInt64):
+            let (values, nils) = rows.loadWithNils(count: items.count) { $0.load(as: UInt64?.self).map(Value.uint) }
+            return .values(values, nils: nils)
         default:
             return nil
         }
@@ -340,6 +348,28 @@ private struct StoredRows: @unchecked Sendable {
             initialized = buffer.baseAddress == nil ? 0 : count
         }
         return anyPresent.value ? (values, nils) : nil
+    }
+
+    /// `load` of each item's field as a value, `nil` rows as ``Value/nil`` with their nil flag
+    /// set: what the builder makes of a field it keeps as values.
+    func loadWithNils(count: Int, _ load: @Sendable (UnsafeRawPointer) -> Value?) -> ([Value], [UInt8]) {
+        var nils = [UInt8](repeating: 0, count: count)
+        let values = [Value](unsafeUninitializedCapacity: count) { buffer, initialized in
+            nils.withUnsafeMutableBufferPointer { nils in
+                guard let start = buffer.baseAddress, let flags = nils.baseAddress else { return }
+                let output = SharedBuffer(base: start)
+                let nilFlags = SharedBuffer(base: flags)
+                inParts(count: count) { rows in
+                    for row in rows {
+                        let value = load(base + (row * stride + offset))
+                        if value == nil { nilFlags.base[row] = 1 }
+                        output.base.advanced(by: row).initialize(to: value ?? .nil)
+                    }
+                }
+            }
+            initialized = buffer.baseAddress == nil ? 0 : count
+        }
+        return (values, nils)
     }
 
     /// No row is nil.

@@ -120,6 +120,33 @@ import Testing
         #expect(TestRules.outcomes(typedProgram.evaluate(mixedBatch)) == TestRules.scalar(typed, rows))
     }
 
+    /// Unsigned stored fields are loaded in place into the column of values the builder makes of
+    /// them from boxed items: the same kind and the same answers, for values above `Int64.max`,
+    /// nil rows and a column of nils only.
+    @Test func unsignedFieldColumns() throws {
+        var items = TestItems.make(70)
+        for index in items.indices { items[index].favoriteRank = index % 3 == 0 ? nil : UInt64(index) << 57 }
+        let rules = [
+            "favoriteRank != nil", "favoriteRank > 3", "favoriteRank == 9223372036854775808",
+            "favoriteRank CONTAINS 'a'",
+        ]
+        for allNil in [false, true] {
+            if allNil { for index in items.indices { items[index].favoriteRank = nil } }
+            let rows = items.map { Value.object($0) }
+            for rule in rules {
+                let program = try TestRules.program(rule)
+                let batchProgram = BatchProgram(program)
+                let inPlace = ColumnBatch(items: items, for: batchProgram)
+                let boxed = ColumnBatch(rows: rows, for: batchProgram)
+                let paths = batchProgram.columnKeyPaths
+                #expect(paths.map { inPlace.storage(of: $0) } == paths.map { boxed.storage(of: $0) }, "\(rule)")
+                #expect(paths.map { inPlace.storage(of: $0) } == ["values"], "\(rule)")
+                #expect(
+                    TestRules.outcomes(batchProgram.evaluate(inPlace)) == TestRules.scalar(program, rows), "\(rule)")
+            }
+        }
+    }
+
     @Test func errorsKeepTheirPositions() throws {
         let rule = "isUploaded == YES AND userInfo.rank > 2"
         let program = try TestRules.program(rule)
