@@ -287,7 +287,7 @@ struct StringLists: Sendable {
 /// The addresses of one stored field in consecutive items.
 /// The items a column is loaded from, read in place: they are only read, and outlive the load,
 /// so the parts of a load running on several threads may share them.
-private struct StoredRows: @unchecked Sendable {
+struct StoredRows: @unchecked Sendable {
     let base: UnsafeRawPointer
     let stride: Int
     let offset: Int

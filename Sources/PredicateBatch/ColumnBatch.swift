@@ -52,9 +52,11 @@ public struct ColumnBatch: Sendable {
     private init(store: any RowStore, keyPaths: [[KeyComponent]]) {
         count = store.count
         self.store = store
-        var columns: [[KeyComponent]: Column] = [:]
-        for path in keyPaths where columns[path] == nil { columns[path] = store.column(path, rows: 0..<store.count) }
-        self.columns = columns
+        var distinct: [[KeyComponent]] = []
+        var seen: Set<[KeyComponent]> = []
+        for path in keyPaths where seen.insert(path).inserted { distinct.append(path) }
+        columns = Dictionary(
+            uniqueKeysWithValues: zip(distinct, store.columns(distinct, rows: 0..<store.count)).map { ($0, $1) })
     }
 
     /// The item of row `index`.

@@ -9,9 +9,16 @@ protocol RowStore: Sendable {
     func row(_ index: Int) -> Value
     /// The column of `path` over the rows `rows`, its first row being `rows.lowerBound`.
     func column(_ path: [KeyComponent], rows: Range<Int>) -> Column
+    /// The columns of `paths` over the rows `rows`, in order: ``column(_:rows:)`` of each, or
+    /// what reads several of them at once.
+    func columns(_ paths: [[KeyComponent]], rows: Range<Int>) -> [Column]
     /// Removes the rows `removed` (ascending, distinct, all below ``count``), moving the rest
     /// up in place.
     mutating func remove(_ removed: [Int])
+}
+
+extension RowStore {
+    func columns(_ paths: [[KeyComponent]], rows: Range<Int>) -> [Column] { paths.map { column($0, rows: rows) } }
 }
 
 /// The elements of `elements` whose offsets are not in `removed` (ascending, distinct).
@@ -40,6 +47,28 @@ struct ItemStore<Item: KeyValueCoding>: RowStore {
     func column(_ path: [KeyComponent], rows: Range<Int>) -> Column {
         let start = items.startIndex
         return Column(reading: path, from: items[(start + rows.lowerBound)..<(start + rows.upperBound)])
+    }
+
+    /// The stored scalar fields of the items' own type among `paths` loaded together
+    /// (``Column/loading(together:from:)``), the other paths one by one.
+    func columns(_ paths: [[KeyComponent]], rows: Range<Int>) -> [Column] {
+        let start = items.startIndex
+        let slice = items[(start + rows.lowerBound)..<(start + rows.upperBound)]
+        var stored: [(path: Int, field: StoredScalar)] = []
+        if let schema = slice.first?.schema, Item.sharedSchema === schema {
+            for (index, path) in paths.enumerated() {
+                guard path.count == 1, case .field(let field) = path[0], field.schema.schema === schema,
+                    let scalar = Item.storedScalar(atSlot: field.slot), scalar.root == ObjectIdentifier(Item.self)
+                else { continue }
+                stored.append((index, scalar))
+            }
+        }
+        var loaded: [Int: Column] = [:]
+        if stored.count > 1 {
+            let columns = slice.withUnsafeBufferPointer { Column.loading(together: stored.map(\.field), from: $0) }
+            for (entry, column) in zip(stored, columns) { loaded[entry.path] = column }
+        }
+        return paths.indices.map { loaded[$0] ?? column(paths[$0], rows: rows) }
     }
 
     mutating func remove(_ removed: [Int]) {

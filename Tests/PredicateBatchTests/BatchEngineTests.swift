@@ -87,6 +87,25 @@ import Testing
         try check(items)
     }
 
+    /// The stored fields one program reads are loaded together, block by block and in parts: the
+    /// columns and answers are those of the boxed items, over a slice too.
+    @Test func storedFieldsLoadTogether() throws {
+        var items = TestItems.make(140_000)
+        for index in items.indices where index % 5 == 0 { items[index].favoriteRank = UInt64(index) }
+        let program = try TestRules.program(
+            "(isShared == YES AND isSharedByCurrentUser == NO) OR (isTrashed == NO AND favoriteRank != nil) "
+                + "OR documentSize > 4500 OR creationDate > CAST(100, 'NSDate')")
+        let batchProgram = BatchProgram(program)
+        let paths = batchProgram.columnKeyPaths
+        for slice in [items[...], items[1_000..<70_500]] {
+            let rows = slice.map { Value.object($0) }
+            let inPlace = ColumnBatch(items: slice, keyPaths: paths)
+            let boxed = ColumnBatch(rows: rows, keyPaths: paths)
+            #expect(paths.map { inPlace.storage(of: $0) } == paths.map { boxed.storage(of: $0) })
+            #expect(TestRules.outcomes(batchProgram.evaluate(inPlace)) == TestRules.scalar(program, rows))
+        }
+    }
+
     @Test func columnStorage() throws {
         let program = try TestRules.program(
             "isUploaded == NO AND documentSize > 1 AND filename == 'a' AND favoriteRank > 1 AND userInfo.rank > 1 AND creationDate > CAST(1, 'NSDate')"
