@@ -6,22 +6,102 @@ extension Column {
     /// one reads every item once per field (with items of hundreds of bytes, each pass over a
     /// million of them costs about 5 ns an item, whatever it loads). The columns are those
     /// ``loading(_:from:)`` makes, `nil` where it makes none.
+    ///
+    /// Rows are written straight into the columns' arrays, and the fields that cannot be nil
+    /// share one array of nil flags: on a million items every megabyte of fresh memory is about
+    /// a nanosecond an item of page faults, as much as the loads themselves.
     static func loading<Item>(together fields: [StoredScalar], from items: UnsafeBufferPointer<Item>) -> [Column?] {
         guard let start = items.baseAddress, !items.isEmpty, fields.count > 1 else {
             return fields.map { loading($0, from: items) }
         }
-        let loads = fields.map { FieldLoad($0, count: items.count) }
+        let count = items.count
         let rows = StoredRows(base: UnsafeRawPointer(start), stride: MemoryLayout<Item>.stride, offset: 0)
-        let present = SharedLoads(loads: loads.compactMap { $0 })
-        rows.inParts(count: items.count) { range in
-            var block = range.lowerBound
-            while block < range.upperBound {
-                let end = min(range.upperBound, block + FieldLoad.blockRows)
-                for load in present.loads { load.fill(block..<end, base: rows.base, stride: rows.stride) }
-                block = end
+        let noNils = [UInt8](repeating: 0, count: count)
+        var loaded = [LoadedField?](repeating: nil, count: fields.count)
+        var loads: [FieldLoad] = []
+        // Each field's arrays made in turn, the pass run inside the last: every array is then
+        // allocated and still open for writing.
+        func allocate(_ index: Int) {
+            guard index < fields.count else {
+                let shared = SharedLoads(loads: loads)
+                rows.inParts(count: count) { range in
+                    var block = range.lowerBound
+                    while block < range.upperBound {
+                        let end = min(range.upperBound, block + FieldLoad.blockRows)
+                        for load in shared.loads { load.fill(block..<end, base: rows.base, stride: rows.stride) }
+                        block = end
+                    }
+                }
+                return
+            }
+            guard let shape = FieldLoad.Shape(fields[index]) else { return allocate(index + 1) }
+            let field = fields[index]
+            func withNils(_ body: (UnsafeMutablePointer<UInt8>?) -> Void) -> [UInt8] {
+                guard shape.canBeNil else {
+                    body(nil)
+                    return noNils
+                }
+                return uninitialized(count, UInt8.self) { body($0) }
+            }
+            func opened(_ values: UnsafeMutableRawPointer, _ nils: UnsafeMutablePointer<UInt8>?) {
+                loads.append(FieldLoad(shape: shape, offset: field.offset, values: values, nils: nils))
+                allocate(index + 1)
+            }
+            switch shape {
+            case .bool:
+                var nils: [UInt8] = []
+                let values = uninitialized(count, UInt8.self) { values in nils = withNils { opened(values, $0) } }
+                loaded[index] = .booleans(values, nils)
+            case .int64, .optionalInt64:
+                var nils: [UInt8] = []
+                let values = uninitialized(count, Int64.self) { values in nils = withNils { opened(values, $0) } }
+                loaded[index] = .integers(values, nils)
+            case .double, .optionalDouble:
+                var nils: [UInt8] = []
+                let values = uninitialized(count, Double.self) { values in nils = withNils { opened(values, $0) } }
+                loaded[index] = .doubles(values, nils, isDate: field.kind == .date)
+            case .uint64, .optionalUInt64:
+                var nils: [UInt8] = []
+                let values = uninitialized(count, Value.self) { values in nils = withNils { opened(values, $0) } }
+                loaded[index] = .values(values, nils)
             }
         }
-        return loads.map { $0?.finish() }
+        allocate(0)
+        return loaded.map { $0?.column }
+    }
+}
+
+/// An array of `count` elements that `fill` initializes, every one of them.
+private func uninitialized<T>(_ count: Int, _ type: T.Type, _ fill: (UnsafeMutablePointer<T>) -> Void) -> [T] {
+    [T](unsafeUninitializedCapacity: count) { buffer, initialized in
+        guard let start = buffer.baseAddress else { return }
+        fill(start)
+        initialized = count
+    }
+}
+
+/// One field's rows as ``Column/loading(together:from:)`` loaded them.
+private enum LoadedField {
+    case booleans([UInt8], [UInt8])
+    case integers([Int64], [UInt8])
+    case doubles([Double], [UInt8], isDate: Bool)
+    case values([Value], [UInt8])
+
+    /// The column, or `nil` where ``Column/loading(_:from:)`` leaves the column to the builder
+    /// (every row nil, a NaN).
+    var column: Column? {
+        switch self {
+        case .booleans(let values, let nils):
+            return .booleans(values: values, nils: nils)
+        case .integers(let values, let nils):
+            guard nils.contains(0) else { return nil }
+            return .integers(values: values, nils: nils)
+        case .doubles(let values, let nils, let isDate):
+            guard nils.contains(0), !values.contains(where: \.isNaN) else { return nil }
+            return isDate ? .dates(values: values, nils: nils) : .doubles(values: values, nils: nils)
+        case .values(let values, let nils):
+            return .values(values, nils: nils)
+        }
     }
 }
 
@@ -31,122 +111,84 @@ private struct SharedLoads: @unchecked Sendable {
     let loads: [FieldLoad]
 }
 
-/// One stored scalar field loaded into memory of its own, row by row, then made a column.
+/// Where one stored scalar field's rows go, and how they are read.
 private struct FieldLoad {
     /// Rows loaded for every field before the next block: a few hundred items stay in the cache
     /// between one field's loop and the next.
     static let blockRows = 256
 
-    private enum Shape {
+    enum Shape {
         case bool, int64, optionalInt64, double, optionalDouble, uint64, optionalUInt64
-    }
 
-    private let shape: Shape
-    private let isDate: Bool
-    private let offset: Int
-    private let count: Int
-    private let values: UnsafeMutableRawPointer
-    /// 1 where the row is nil; all 0 for a field that is not optional.
-    private let nils: UnsafeMutablePointer<UInt8>
-
-    /// `nil` for a field ``Column/loading(_:from:)`` does not load.
-    init?(_ field: StoredScalar, count: Int) {
-        let shape: Shape
-        let width: Int
-        switch (field.kind, field.storage) {
-        case (.bool, .bool): (shape, width) = (.bool, 1)
-        case (.int, .int64): (shape, width) = (.int64, 8)
-        case (.int, .optionalInt64): (shape, width) = (.optionalInt64, 8)
-        case (.double, .double), (.date, .double): (shape, width) = (.double, 8)
-        case (.double, .optionalDouble), (.date, .optionalDouble): (shape, width) = (.optionalDouble, 8)
-        case (.uint, .uint64): (shape, width) = (.uint64, MemoryLayout<Value>.stride)
-        case (.uint, .optionalUInt64): (shape, width) = (.optionalUInt64, MemoryLayout<Value>.stride)
-        default: return nil
+        /// The shape of a field ``Column/loading(_:from:)`` loads; `nil` for the others.
+        init?(_ field: StoredScalar) {
+            switch (field.kind, field.storage) {
+            case (.bool, .bool): self = .bool
+            case (.int, .int64): self = .int64
+            case (.int, .optionalInt64): self = .optionalInt64
+            case (.double, .double), (.date, .double): self = .double
+            case (.double, .optionalDouble), (.date, .optionalDouble): self = .optionalDouble
+            case (.uint, .uint64): self = .uint64
+            case (.uint, .optionalUInt64): self = .optionalUInt64
+            default: return nil
+            }
         }
-        self.shape = shape
-        isDate = field.kind == .date
-        offset = field.offset
-        self.count = count
-        values = .allocate(byteCount: max(1, count * width), alignment: MemoryLayout<Value>.alignment)
-        nils = .allocate(capacity: count)
-        nils.initialize(repeating: 0, count: count)
+
+        var canBeNil: Bool { self == .optionalInt64 || self == .optionalDouble || self == .optionalUInt64 }
     }
 
-    /// Loads rows `rows` (each thread its own).
+    let shape: Shape
+    let offset: Int
+    let values: UnsafeMutableRawPointer
+    /// 1 where the row is nil; `nil` for a field that cannot be.
+    let nils: UnsafeMutablePointer<UInt8>?
+
+    /// Loads rows `rows` (each thread its own), initializing them.
     func fill(_ rows: Range<Int>, base: UnsafeRawPointer, stride: Int) {
         let field = base + offset
         switch shape {
         case .bool:
+            let output = values.assumingMemoryBound(to: UInt8.self)
             for row in rows {
-                values.storeBytes(
-                    of: field.load(fromByteOffset: row &* stride, as: Bool.self) ? 1 : 0, toByteOffset: row,
-                    as: UInt8.self)
+                (output + row).initialize(to: field.load(fromByteOffset: row &* stride, as: Bool.self) ? 1 : 0)
             }
         case .int64:
             let output = values.assumingMemoryBound(to: Int64.self)
-            for row in rows { output[row] = field.load(fromByteOffset: row &* stride, as: Int64.self) }
-        case .optionalInt64:
-            let output = values.assumingMemoryBound(to: Int64.self)
-            for row in rows {
-                let value = field.load(fromByteOffset: row &* stride, as: Int64?.self)
-                output[row] = value ?? 0
-                nils[row] = value == nil ? 1 : 0
-            }
+            for row in rows { (output + row).initialize(to: field.load(fromByteOffset: row &* stride, as: Int64.self)) }
         case .double:
             let output = values.assumingMemoryBound(to: Double.self)
-            for row in rows { output[row] = field.load(fromByteOffset: row &* stride, as: Double.self) }
-        case .optionalDouble:
-            let output = values.assumingMemoryBound(to: Double.self)
             for row in rows {
-                let value = field.load(fromByteOffset: row &* stride, as: Double?.self)
-                output[row] = value ?? 0
-                nils[row] = value == nil ? 1 : 0
+                (output + row).initialize(to: field.load(fromByteOffset: row &* stride, as: Double.self))
             }
         case .uint64:
             let output = values.assumingMemoryBound(to: Value.self)
             for row in rows {
                 (output + row).initialize(to: .uint(field.load(fromByteOffset: row &* stride, as: UInt64.self)))
             }
+        case .optionalInt64:
+            guard let nils else { return }
+            let output = values.assumingMemoryBound(to: Int64.self)
+            for row in rows {
+                let value = field.load(fromByteOffset: row &* stride, as: Int64?.self)
+                (output + row).initialize(to: value ?? 0)
+                (nils + row).initialize(to: value == nil ? 1 : 0)
+            }
+        case .optionalDouble:
+            guard let nils else { return }
+            let output = values.assumingMemoryBound(to: Double.self)
+            for row in rows {
+                let value = field.load(fromByteOffset: row &* stride, as: Double?.self)
+                (output + row).initialize(to: value ?? 0)
+                (nils + row).initialize(to: value == nil ? 1 : 0)
+            }
         case .optionalUInt64:
+            guard let nils else { return }
             let output = values.assumingMemoryBound(to: Value.self)
             for row in rows {
                 let value = field.load(fromByteOffset: row &* stride, as: UInt64?.self)
                 (output + row).initialize(to: value.map(Value.uint) ?? .nil)
-                nils[row] = value == nil ? 1 : 0
+                (nils + row).initialize(to: value == nil ? 1 : 0)
             }
-        }
-    }
-
-    /// The column of the loaded rows, the memory freed: `nil` where ``Column/loading(_:from:)``
-    /// leaves the column to the builder (every optional row nil, a NaN).
-    func finish() -> Column? {
-        defer {
-            values.deallocate()
-            nils.deallocate()
-        }
-        let flags = Array(UnsafeBufferPointer(start: nils, count: count))
-        func copied<T>(_ type: T.Type) -> [T] {
-            Array(UnsafeBufferPointer(start: values.assumingMemoryBound(to: T.self), count: count))
-        }
-        switch shape {
-        case .bool:
-            return .booleans(values: copied(UInt8.self), nils: flags)
-        case .int64, .optionalInt64:
-            guard shape == .int64 || flags.contains(0) else { return nil }
-            return .integers(values: copied(Int64.self), nils: flags)
-        case .double, .optionalDouble:
-            guard shape == .double || flags.contains(0) else { return nil }
-            let doubles = copied(Double.self)
-            guard !doubles.contains(where: \.isNaN) else { return nil }
-            return isDate ? .dates(values: doubles, nils: flags) : .doubles(values: doubles, nils: flags)
-        case .uint64, .optionalUInt64:
-            let typed = values.assumingMemoryBound(to: Value.self)
-            let moved = [Value](unsafeUninitializedCapacity: count) { buffer, initialized in
-                guard let start = buffer.baseAddress else { return }
-                start.moveInitialize(from: typed, count: count)
-                initialized = count
-            }
-            return .values(moved, nils: flags)
         }
     }
 }

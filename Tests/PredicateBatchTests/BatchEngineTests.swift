@@ -72,6 +72,7 @@ import Testing
         var items = TestItems.make(140_000)
         let rules = [
             "isUploaded == NO", "documentSize > 4500", "creationDate > CAST(100, 'NSDate')", "documentSize == nil",
+            "userInfo.rank > 2", "userInfo.\"rank.x\" == nil",
         ]
         func check(_ items: [FileProviderItem]) throws {
             let rows = items.map { Value.object($0) }
