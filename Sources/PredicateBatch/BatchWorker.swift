@@ -490,13 +490,39 @@ final class BatchWorker {
         _ strings: Strings, _ test: StringTest, _ nilResult: Bool, _ input: Selection,
         _ output: UnsafeMutablePointer<Int32>
     ) -> Int {
+        // The matcher is bound once for the chunk: bound for each row, it was copied out of the
+        // test (its arrays retained and released) every time.
         switch test {
-        case .like, .matches: break
-        default:
+        case .equal(let matcher, let negated):
             return input.filter(into: output) { row in
-                strings.withString(row, whenNil: { nilResult }) { test.holds($0) }
+                strings.withString(row, whenNil: { nilResult }) { matcher.equals($0) != negated }
             }
+        case .prefix(let matcher):
+            return input.filter(into: output) { row in
+                strings.withString(row, whenNil: { nilResult }) { matcher.isPrefix(of: $0) }
+            }
+        case .suffix(let matcher):
+            return input.filter(into: output) { row in
+                strings.withString(row, whenNil: { nilResult }) { matcher.isSuffix(of: $0) }
+            }
+        case .contains(let matcher):
+            return input.filter(into: output) { row in
+                strings.withString(row, whenNil: { nilResult }) { matcher.isContained(in: $0) }
+            }
+        case .like(let pattern):
+            return patternKernel(strings, nilResult, input, output) { pattern.matches($0, budget: &$1) }
+        case .matches(let pattern):
+            return patternKernel(strings, nilResult, input, output) { pattern.matches($0, budget: &$1) }
         }
+    }
+
+    /// ``stringKernel(_:_:_:_:_:)`` for a pattern, `matches` answering a row's string within a
+    /// budget of matching steps.
+    @inline(__always)
+    private func patternKernel<Strings: StringRows>(
+        _ strings: Strings, _ nilResult: Bool, _ input: Selection, _ output: UnsafeMutablePointer<Int32>,
+        _ matches: (String, inout Int) -> Bool?
+    ) -> Int {
         // Patterns spend matching steps, bounded as the VM bounds them: by the per-match limit and
         // what is left of the row's budget; a match stopped there is the VM's to report.
         let limit = environment.limits.maximumPatternSteps
@@ -506,8 +532,7 @@ final class BatchWorker {
             let allowed = min(limit, remaining(row))
             var left = allowed
             // nil: the row's answer is the nil answer, with nothing spent.
-            let matched: Bool?? = strings.withString(
-                row, whenNil: { nil }, { text in .some(test.holds(text, budget: &left)) })
+            let matched: Bool?? = strings.withString(row, whenNil: { nil }, { text in .some(matches(text, &left)) })
             guard let matched else {
                 output[kept] = Int32(truncatingIfNeeded: row)
                 kept &+= nilResult ? 1 : 0

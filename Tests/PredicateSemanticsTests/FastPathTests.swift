@@ -75,6 +75,35 @@ import Testing
         #expect(failures.isEmpty, "\(failures.prefix(10))")
     }
 
+    /// Eight bytes at a time: the ASCII `CONTAINS` kernel agrees with the byte-at-a-time search
+    /// on texts longer than a word, with letters beside the bytes that bound the upper-case range
+    /// (`@`, `[`) and needles at every offset.
+    @Test func asciiContainsAgreesWithTheSimpleSearch() {
+        var random = SeededGenerator(seed: 7)
+        let alphabet = Array("aAbBzZ@[`{ 09.".utf8)
+        func bytes(_ count: Int) -> [UInt8] {
+            (0..<count).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &random)] }
+        }
+        var failures: [String] = []
+        for _ in 0..<20_000 {
+            let text = bytes(Int.random(in: 0...40, using: &random))
+            let raw = bytes(Int.random(in: 1...4, using: &random))
+            for lowercased in [false, true] {
+                let needle = lowercased ? raw.map(StringFolding.asciiLowercase) : raw
+                let expected = StringKernels.contains(
+                    text.lazy.map { lowercased ? StringFolding.asciiLowercase($0) : $0 }, needle)
+                let found = text.withUnsafeBufferPointer {
+                    StringKernels.asciiContains($0, needle, lowercased: lowercased)
+                }
+                if found != expected {
+                    failures.append(
+                        "\(String(decoding: text, as: UTF8.self)) \(String(decoding: needle, as: UTF8.self))")
+                }
+            }
+        }
+        #expect(failures.isEmpty, "\(failures.prefix(10))")
+    }
+
     /// Text that is not ASCII takes the table paths (folded into a buffer on the stack, or for a
     /// suffix only its last scalars folded); their answers are those of the exact folding,
     /// whatever marks, supplementary scalars or ligatures lie before or inside the part compared.

@@ -211,6 +211,59 @@ enum StringKernels {
         bytes.lazy.map { lowercased ? StringFolding.asciiLowercase($0) : $0 }
     }
 
+    /// Whether the ASCII bytes `haystack`, their letters lowercased when `lowercased`, contain
+    /// `needle` (ASCII, already lowercased then): ``contains(_:_:)``, with the places where the
+    /// needle's first byte occurs found eight bytes at a time, each byte lowercased once.
+    static func asciiContains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: [UInt8], lowercased: Bool) -> Bool {
+        guard let base = haystack.baseAddress, let first = needle.first, needle.count <= haystack.count else {
+            return false
+        }
+        let last = haystack.count - needle.count
+        let raw = UnsafeRawPointer(base)
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let wanted = UInt64(first) &* ones
+        var start = 0
+        while start + 8 <= haystack.count && start <= last {
+            var word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: start, as: UInt64.self))
+            if lowercased {
+                // A byte (below 0x80) is an upper-case letter when adding 0x3F carries into its
+                // top bit and adding 0x25 does not: 0x41 ... 0x5A. Its 0x20 bit is then set.
+                let upper = (word &+ 0x3F &* ones) & ~(word &+ 0x25 &* ones) & highs
+                word |= upper >> 2
+            }
+            let difference = word ^ wanted
+            // A zero byte of `difference` sets its top bit here (bytes above a zero may too:
+            // every candidate is checked).
+            var candidates = (difference &- ones) & ~difference & highs
+            while candidates != 0 {
+                let position = start + candidates.trailingZeroBitCount >> 3
+                if position > last { return false }
+                if asciiMatches(base, at: position, needle, lowercased: lowercased) { return true }
+                candidates &= candidates &- 1
+            }
+            start += 8
+        }
+        while start <= last {
+            let byte = lowercased ? StringFolding.asciiLowercase(base[start]) : base[start]
+            if byte == first && asciiMatches(base, at: start, needle, lowercased: lowercased) { return true }
+            start += 1
+        }
+        return false
+    }
+
+    /// Whether `needle` lies at `start` of the ASCII bytes at `base`, lowercased when `lowercased`.
+    @inline(__always)
+    private static func asciiMatches(
+        _ base: UnsafePointer<UInt8>, at start: Int, _ needle: [UInt8], lowercased: Bool
+    ) -> Bool {
+        for offset in needle.indices {
+            let byte = lowercased ? StringFolding.asciiLowercase(base[start + offset]) : base[start + offset]
+            if byte != needle[offset] { return false }
+        }
+        return true
+    }
+
     /// Whether every byte is below 0x80, eight bytes at a time.
     static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress else { return true }

@@ -216,7 +216,11 @@ public struct StringMatcher: Sendable {
                 case .contains: return nil
                 }
             }
-            return isASCII && test.run(StringKernels.view(utf8, lowercased: kind.lowercasesASCII), bytes)
+            guard isASCII else { return false }
+            if case .contains = test {
+                return StringKernels.asciiContains(utf8, bytes, lowercased: kind.lowercasesASCII)
+            }
+            return test.run(StringKernels.view(utf8, lowercased: kind.lowercasesASCII), bytes)
         }
         if let onBytes { return onBytes }
         // Only the folded scalars are captured: the closure copying the whole matcher cost
