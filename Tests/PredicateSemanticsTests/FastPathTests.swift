@@ -104,6 +104,38 @@ import Testing
         #expect(failures.isEmpty, "\(failures.prefix(10))")
     }
 
+    /// Text that is not ASCII but holds runs of ASCII longer than a word, upper case included,
+    /// is folded eight bytes at a time there; its answers are those of the exact folding.
+    @Test func asciiRunsInTextThatIsNotASCIIFoldAsExactly() {
+        var random = SeededGenerator(seed: 5)
+        let ascii = Array("aAbBzZ@[`{ 09.".unicodeScalars)
+        let others = Array("éÉßﬁ\u{212A}ö".unicodeScalars)
+        func run(_ lengths: ClosedRange<Int>) -> [Unicode.Scalar] {
+            (0..<Int.random(in: lengths, using: &random)).map { _ in
+                ascii[Int.random(in: 0..<ascii.count, using: &random)]
+            }
+        }
+        func other() -> Unicode.Scalar { others[Int.random(in: 0..<others.count, using: &random)] }
+        var failures: [String] = []
+        for _ in 0..<3_000 {
+            let scalars = run(0...3) + [other()] + run(8...24) + [other()] + run(0...9)
+            let text = String(String.UnicodeScalarView(scalars))
+            let start = Int.random(in: 0..<scalars.count, using: &random)
+            let end = Int.random(in: start...scalars.count, using: &random)
+            let flipped = scalars[start..<end].map { scalar -> Unicode.Scalar in
+                guard scalar.isASCII, Bool.random(using: &random) else { return scalar }
+                return String(scalar).uppercased().unicodeScalars.first ?? scalar
+            }
+            let part = String(String.UnicodeScalarView(flipped))
+            for options in FoldingConformanceTests.foldingOptions {
+                if Self.firstDisagreement(text, part, options).check != nil {
+                    failures.append("\(options.rawValue) \(text.debugDescription) \(part.debugDescription)")
+                }
+            }
+        }
+        #expect(failures.isEmpty, "\(failures.prefix(10))")
+    }
+
     /// Text that is not ASCII takes the table paths (folded into a buffer on the stack, or for a
     /// suffix only its last scalars folded); their answers are those of the exact folding,
     /// whatever marks, supplementary scalars or ligatures lie before or inside the part compared.

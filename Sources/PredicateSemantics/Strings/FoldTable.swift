@@ -65,9 +65,14 @@ struct FoldTable: @unchecked Sendable {
                 pool.append(contentsOf: folded)
             }
         }
+        asciiFoldsAlone = entries[0..<0x80].allSatisfy { $0 < Self.multiple }
         self.entries = Self.immortal(entries)
         self.pool = Self.immortal(pool)
     }
+
+    /// Whether every ASCII scalar folds to one scalar (itself, or a letter's other case), so that
+    /// a run of ASCII bytes is folded a byte at a time with no decoding.
+    private let asciiFoldsAlone: Bool
 
     /// `values` copied to memory that is never freed (see the type's comment).
     private static func immortal(_ values: [UInt32]) -> UnsafeBufferPointer<UInt32> {
@@ -109,6 +114,15 @@ struct FoldTable: @unchecked Sendable {
         var count = 0
         var index = 0
         while index < utf8.count {
+            // Eight ASCII bytes at a time: most of a name that is not ASCII is.
+            if asciiFoldsAlone, index &+ 8 <= utf8.count, capacity &- count >= 8, let base = utf8.baseAddress,
+                UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+            {
+                for offset in 0..<8 { buffer[count &+ offset] = entries[Int(base[index &+ offset])] }
+                count &+= 8
+                index &+= 8
+                continue
+            }
             guard let (value, length) = Self.scalar(in: utf8, at: index), value < 0x1_0000 else { return nil }
             index &+= length
             let entry = entries[Int(value)]
