@@ -142,6 +142,16 @@ struct FoldTable: @unchecked Sendable {
         return count
     }
 
+    /// Whether the folding of the string whose UTF-8 is `utf8` contains `needle` (folded, not
+    /// empty), folded into a buffer on the stack from the bytes at hand; `nil` when a scalar needs
+    /// the exact path or the folding does not fit.
+    func folding(of utf8: UnsafeBufferPointer<UInt8>, contains needle: [UInt32]) -> Bool? {
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: utf8.count &* 2 &+ 8) { buffer -> Bool? in
+            guard let count = fold(utf8: utf8, into: buffer) else { return nil }
+            return StringKernels.contains(UnsafeBufferPointer(rebasing: buffer[..<count]), needle)
+        }
+    }
+
     /// Whether the folding of the string whose UTF-8 is `utf8` ends with `needle` (folded, not
     /// empty), found by folding its last scalars only; `nil` when one of them needs the exact
     /// path.

@@ -206,14 +206,15 @@ public struct StringMatcher: Sendable {
                 return test.run(utf8, bytes)
             }
             guard StringKernels.isASCII(utf8) else {
-                // A suffix, a prefix or an equality needs only the scalars it compares folded.
+                // A suffix, a prefix or an equality needs only the scalars it compares folded; a
+                // containment, the whole text, folded from the bytes at hand.
                 let table = FoldTable.table(
                     caseInsensitive: caseInsensitive, diacriticInsensitive: diacriticInsensitive)
                 switch test {
                 case .suffix: return table.folding(of: utf8, endsWith: self.scalars)
                 case .prefix: return table.folding(of: utf8, startsWith: self.scalars, whole: false)
                 case .equal: return table.folding(of: utf8, startsWith: self.scalars, whole: true)
-                case .contains: return nil
+                case .contains: return table.folding(of: utf8, contains: self.scalars)
                 }
             }
             guard isASCII else { return false }
