@@ -324,6 +324,22 @@ struct StoredRows: @unchecked Sendable {
     /// every row is `nil` (the builder's column of nils then).
     func loadOptional<T: Numeric & Sendable>(count: Int, _ load: @Sendable (UnsafeRawPointer) -> T?) -> ([T], [UInt8])?
     {
+        let loaded = loadFlagged(count: count, zero: 0, load)
+        return loaded.anyPresent ? (loaded.values, loaded.nils) : nil
+    }
+
+    /// `load` of each item's field as a value, `nil` rows as ``Value/nil`` with their nil flag
+    /// set: what the builder makes of a field it keeps as values.
+    func loadWithNils(count: Int, _ load: @Sendable (UnsafeRawPointer) -> Value?) -> ([Value], [UInt8]) {
+        let loaded = loadFlagged(count: count, zero: Value.nil, load)
+        return (loaded.values, loaded.nils)
+    }
+
+    /// `load` of each item's field, `nil` rows as `zero` with their nil flag set, and whether
+    /// some row was not `nil`.
+    private func loadFlagged<T: Sendable>(
+        count: Int, zero: T, _ load: @Sendable (UnsafeRawPointer) -> T?
+    ) -> (values: [T], nils: [UInt8], anyPresent: Bool) {
         var nils = [UInt8](repeating: 0, count: count)
         let anyPresent = AnyPresent()
         let values = [T](unsafeUninitializedCapacity: count) { buffer, initialized in
@@ -339,7 +355,7 @@ struct StoredRows: @unchecked Sendable {
                             output.base.advanced(by: row).initialize(to: value)
                         } else {
                             nilFlags.base[row] = 1
-                            output.base.advanced(by: row).initialize(to: 0)
+                            output.base.advanced(by: row).initialize(to: zero)
                         }
                     }
                     if present { anyPresent.set() }
@@ -347,29 +363,7 @@ struct StoredRows: @unchecked Sendable {
             }
             initialized = buffer.baseAddress == nil ? 0 : count
         }
-        return anyPresent.value ? (values, nils) : nil
-    }
-
-    /// `load` of each item's field as a value, `nil` rows as ``Value/nil`` with their nil flag
-    /// set: what the builder makes of a field it keeps as values.
-    func loadWithNils(count: Int, _ load: @Sendable (UnsafeRawPointer) -> Value?) -> ([Value], [UInt8]) {
-        var nils = [UInt8](repeating: 0, count: count)
-        let values = [Value](unsafeUninitializedCapacity: count) { buffer, initialized in
-            nils.withUnsafeMutableBufferPointer { nils in
-                guard let start = buffer.baseAddress, let flags = nils.baseAddress else { return }
-                let output = SharedBuffer(base: start)
-                let nilFlags = SharedBuffer(base: flags)
-                inParts(count: count) { rows in
-                    for row in rows {
-                        let value = load(base + (row * stride + offset))
-                        if value == nil { nilFlags.base[row] = 1 }
-                        output.base.advanced(by: row).initialize(to: value ?? .nil)
-                    }
-                }
-            }
-            initialized = buffer.baseAddress == nil ? 0 : count
-        }
-        return (values, nils)
+        return (values, nils, anyPresent.value)
     }
 
     /// No row is nil.

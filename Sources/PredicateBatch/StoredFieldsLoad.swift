@@ -147,48 +147,41 @@ private struct FieldLoad {
     func fill(_ rows: Range<Int>, base: UnsafeRawPointer, stride: Int) {
         let field = base + offset
         switch shape {
-        case .bool:
-            let output = values.assumingMemoryBound(to: UInt8.self)
-            for row in rows {
-                (output + row).initialize(to: field.load(fromByteOffset: row &* stride, as: Bool.self) ? 1 : 0)
-            }
-        case .int64:
-            let output = values.assumingMemoryBound(to: Int64.self)
-            for row in rows { (output + row).initialize(to: field.load(fromByteOffset: row &* stride, as: Int64.self)) }
-        case .double:
-            let output = values.assumingMemoryBound(to: Double.self)
-            for row in rows {
-                (output + row).initialize(to: field.load(fromByteOffset: row &* stride, as: Double.self))
-            }
-        case .uint64:
-            let output = values.assumingMemoryBound(to: Value.self)
-            for row in rows {
-                (output + row).initialize(to: .uint(field.load(fromByteOffset: row &* stride, as: UInt64.self)))
-            }
+        case .bool: fill(rows, field, stride, Bool.self) { $0 ? UInt8(1) : 0 }
+        case .int64: fill(rows, field, stride, Int64.self) { $0 }
+        case .double: fill(rows, field, stride, Double.self) { $0 }
+        case .uint64: fill(rows, field, stride, UInt64.self) { Value.uint($0) }
         case .optionalInt64:
-            guard let nils else { return }
-            let output = values.assumingMemoryBound(to: Int64.self)
-            for row in rows {
-                let value = field.load(fromByteOffset: row &* stride, as: Int64?.self)
-                (output + row).initialize(to: value ?? 0)
-                (nils + row).initialize(to: value == nil ? 1 : 0)
-            }
+            fillOptional(rows, field, stride, Int64.self) { $0 ?? 0 }
         case .optionalDouble:
-            guard let nils else { return }
-            let output = values.assumingMemoryBound(to: Double.self)
-            for row in rows {
-                let value = field.load(fromByteOffset: row &* stride, as: Double?.self)
-                (output + row).initialize(to: value ?? 0)
-                (nils + row).initialize(to: value == nil ? 1 : 0)
-            }
+            fillOptional(rows, field, stride, Double.self) { $0 ?? 0 }
         case .optionalUInt64:
-            guard let nils else { return }
-            let output = values.assumingMemoryBound(to: Value.self)
-            for row in rows {
-                let value = field.load(fromByteOffset: row &* stride, as: UInt64?.self)
-                (output + row).initialize(to: value.map(Value.uint) ?? .nil)
-                (nils + row).initialize(to: value == nil ? 1 : 0)
-            }
+            fillOptional(rows, field, stride, UInt64.self) { $0.map(Value.uint) ?? .nil }
+        }
+    }
+
+    /// Rows `rows` of a field of type `T` at `field`, each initialized to `value` of what it
+    /// holds.
+    @inline(__always)
+    private func fill<T, Stored>(
+        _ rows: Range<Int>, _ field: UnsafeRawPointer, _ stride: Int, _ type: T.Type, _ value: (T) -> Stored
+    ) {
+        let output = values.assumingMemoryBound(to: Stored.self)
+        for row in rows { (output + row).initialize(to: value(field.load(fromByteOffset: row &* stride, as: T.self))) }
+    }
+
+    /// Rows `rows` of an optional field of type `T?` at `field`, each initialized to `value`
+    /// of what it holds, its nil flag set where it holds nothing.
+    @inline(__always)
+    private func fillOptional<T, Stored>(
+        _ rows: Range<Int>, _ field: UnsafeRawPointer, _ stride: Int, _ type: T.Type, _ value: (T?) -> Stored
+    ) {
+        guard let nils else { return }
+        let output = values.assumingMemoryBound(to: Stored.self)
+        for row in rows {
+            let loaded = field.load(fromByteOffset: row &* stride, as: T?.self)
+            (output + row).initialize(to: value(loaded))
+            (nils + row).initialize(to: loaded == nil ? 1 : 0)
         }
     }
 }
