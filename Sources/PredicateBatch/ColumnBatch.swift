@@ -55,8 +55,7 @@ public struct ColumnBatch: Sendable {
         var distinct: [[KeyComponent]] = []
         var seen: Set<[KeyComponent]> = []
         for path in keyPaths where seen.insert(path).inserted { distinct.append(path) }
-        columns = Dictionary(
-            uniqueKeysWithValues: zip(distinct, store.columns(distinct, rows: 0..<store.count)).map { ($0, $1) })
+        columns = Dictionary(uniqueKeysWithValues: zip(distinct, store.columns(distinct, rows: 0..<store.count)))
     }
 
     /// The item of row `index`.
