@@ -161,45 +161,11 @@ enum Column: Sendable {
         return failed ? .unavailable : builder.finish()
     }
 
-    /// The stored scalar field `stored` of every item, loaded in place by one typed loop: the
-    /// column ``ColumnBuilder`` makes of the same values, or `nil` when the builder must decide
-    /// (no items, every row nil, unsigned integers, a NaN).
+    /// The stored scalar field `stored` of every item, loaded in place by one typed loop
+    /// (``loading(together:from:)``): the column ``ColumnBuilder`` makes of the same values, or
+    /// `nil` when the builder must decide (no items, every row nil, a NaN, a kind not stored).
     static func loading<Item>(_ stored: StoredScalar, from items: UnsafeBufferPointer<Item>) -> Column? {
-        guard let start = items.baseAddress, !items.isEmpty else { return nil }
-        let rows = StoredRows(base: UnsafeRawPointer(start), stride: MemoryLayout<Item>.stride, offset: stored.offset)
-        switch (stored.kind, stored.storage) {
-        case (.bool, .bool):
-            return .booleans(
-                values: rows.load(count: items.count) { $0.load(as: Bool.self) ? 1 : 0 }, nils: rows.none(items.count))
-        case (.int, .int64):
-            return .integers(
-                values: rows.load(count: items.count) { $0.load(as: Int64.self) }, nils: rows.none(items.count))
-        case (.int, .optionalInt64):
-            guard let (values, nils) = rows.loadOptional(count: items.count, { $0.load(as: Int64?.self) }) else {
-                return nil
-            }
-            return .integers(values: values, nils: nils)
-        case (.double, .double), (.date, .double):
-            let values = rows.load(count: items.count) { $0.load(as: Double.self) }
-            guard !values.contains(where: \.isNaN) else { return nil }
-            let nils = rows.none(items.count)
-            return stored.kind == .date ? .dates(values: values, nils: nils) : .doubles(values: values, nils: nils)
-        case (.double, .optionalDouble), (.date, .optionalDouble):
-            guard let (values, nils) = rows.loadOptional(count: items.count, { $0.load(as: Double?.self) }),
-                !values.contains(where: \.isNaN)
-            else { return nil }
-            return stored.kind == .date ? .dates(values: values, nils: nils) : .doubles(values: values, nils: nils)
-        case (.uint, .uint64):
-            // Unsigned integers keep their kind (see ``Column``): the column of values the
-            // builder makes of them, without a `Value` made by the item type for each.
-            return .values(
-                rows.load(count: items.count) { .uint($0.load(as: UInt64.self)) }, nils: rows.none(items.count))
-        case (.uint, .optionalUInt64):
-            let (values, nils) = rows.loadWithNils(count: items.count) { $0.load(as: UInt64?.self).map(Value.uint) }
-            return .values(values, nils: nils)
-        default:
-            return nil
-        }
+        loading(together: [stored], from: items).first ?? nil
     }
 
     private init(count: Int, _ read: (Int) throws(EvaluationError) -> Value) {
@@ -284,13 +250,11 @@ struct StringLists: Sendable {
     }
 }
 
-/// The addresses of one stored field in consecutive items.
 /// The items a column is loaded from, read in place: they are only read, and outlive the load,
 /// so the parts of a load running on several threads may share them.
 struct StoredRows: @unchecked Sendable {
     let base: UnsafeRawPointer
     let stride: Int
-    let offset: Int
 
     /// Loads of fewer rows than this stay on one thread: below it, starting threads costs more
     /// than the load. Above it, loading is bound by memory (one item's cache line a row, for
@@ -307,79 +271,4 @@ struct StoredRows: @unchecked Sendable {
             body(min(count, part * size)..<min(count, (part + 1) * size))
         }
     }
-
-    /// `load` of the field's address in each of the first `count` items.
-    func load<T: Sendable>(count: Int, _ load: @Sendable (UnsafeRawPointer) -> T) -> [T] {
-        [T](unsafeUninitializedCapacity: count) { buffer, initialized in
-            guard let start = buffer.baseAddress else { return }
-            let output = SharedBuffer(base: start)
-            inParts(count: count) { rows in
-                for row in rows { output.base.advanced(by: row).initialize(to: load(base + (row * stride + offset))) }
-            }
-            initialized = count
-        }
-    }
-
-    /// `load` of each item's field, `nil` rows as zero with their nil flag set; `nil` when
-    /// every row is `nil` (the builder's column of nils then).
-    func loadOptional<T: Numeric & Sendable>(count: Int, _ load: @Sendable (UnsafeRawPointer) -> T?) -> ([T], [UInt8])?
-    {
-        let loaded = loadFlagged(count: count, zero: 0, load)
-        return loaded.anyPresent ? (loaded.values, loaded.nils) : nil
-    }
-
-    /// `load` of each item's field as a value, `nil` rows as ``Value/nil`` with their nil flag
-    /// set: what the builder makes of a field it keeps as values.
-    func loadWithNils(count: Int, _ load: @Sendable (UnsafeRawPointer) -> Value?) -> ([Value], [UInt8]) {
-        let loaded = loadFlagged(count: count, zero: Value.nil, load)
-        return (loaded.values, loaded.nils)
-    }
-
-    /// `load` of each item's field, `nil` rows as `zero` with their nil flag set, and whether
-    /// some row was not `nil`.
-    private func loadFlagged<T: Sendable>(
-        count: Int, zero: T, _ load: @Sendable (UnsafeRawPointer) -> T?
-    ) -> (values: [T], nils: [UInt8], anyPresent: Bool) {
-        var nils = [UInt8](repeating: 0, count: count)
-        let anyPresent = AnyPresent()
-        let values = [T](unsafeUninitializedCapacity: count) { buffer, initialized in
-            nils.withUnsafeMutableBufferPointer { nils in
-                guard let start = buffer.baseAddress, let flags = nils.baseAddress else { return }
-                let output = SharedBuffer(base: start)
-                let nilFlags = SharedBuffer(base: flags)
-                inParts(count: count) { rows in
-                    var present = false
-                    for row in rows {
-                        if let value = load(base + (row * stride + offset)) {
-                            present = true
-                            output.base.advanced(by: row).initialize(to: value)
-                        } else {
-                            nilFlags.base[row] = 1
-                            output.base.advanced(by: row).initialize(to: zero)
-                        }
-                    }
-                    if present { anyPresent.set() }
-                }
-            }
-            initialized = buffer.baseAddress == nil ? 0 : count
-        }
-        return (values, nils, anyPresent.value)
-    }
-
-    /// No row is nil.
-    func none(_ count: Int) -> [UInt8] { [UInt8](repeating: 0, count: count) }
-}
-
-/// The start of a buffer that the parts of a load fill, each its own rows.
-private struct SharedBuffer<T>: @unchecked Sendable {
-    let base: UnsafeMutablePointer<T>
-}
-
-/// Whether some part of a load found a row that is not nil.
-private final class AnyPresent: @unchecked Sendable {
-    private let lock = NSLock()
-    private var found = false
-
-    func set() { lock.withLock { found = true } }
-    var value: Bool { lock.withLock { found } }
 }

@@ -4,18 +4,17 @@ extension Column {
     /// The stored scalar fields `fields` of every item, loaded together block by block: each
     /// block of items is read from memory once for all the fields, where loading them one by
     /// one reads every item once per field (with items of hundreds of bytes, each pass over a
-    /// million of them costs about 5 ns an item, whatever it loads). The columns are those
-    /// ``loading(_:from:)`` makes, `nil` where it makes none.
+    /// million of them costs about 5 ns an item, whatever it loads). The columns are those the
+    /// builder makes of the same values; `nil` where the builder must decide (every row of an
+    /// optional field nil, a NaN, a kind no typed loop reads).
     ///
     /// Rows are written straight into the columns' arrays, and the fields that cannot be nil
     /// share one array of nil flags: on a million items every megabyte of fresh memory is about
     /// a nanosecond an item of page faults, as much as the loads themselves.
     static func loading<Item>(together fields: [StoredScalar], from items: UnsafeBufferPointer<Item>) -> [Column?] {
-        guard let start = items.baseAddress, !items.isEmpty, fields.count > 1 else {
-            return fields.map { loading($0, from: items) }
-        }
+        guard let start = items.baseAddress, !items.isEmpty else { return fields.map { _ in nil } }
         let count = items.count
-        let rows = StoredRows(base: UnsafeRawPointer(start), stride: MemoryLayout<Item>.stride, offset: 0)
+        let rows = StoredRows(base: UnsafeRawPointer(start), stride: MemoryLayout<Item>.stride)
         let noNils = [UInt8](repeating: 0, count: count)
         var loaded = [LoadedField?](repeating: nil, count: fields.count)
         var loads: [FieldLoad] = []
@@ -87,8 +86,7 @@ private enum LoadedField {
     case doubles([Double], [UInt8], isDate: Bool)
     case values([Value], [UInt8])
 
-    /// The column, or `nil` where ``Column/loading(_:from:)`` leaves the column to the builder
-    /// (every row nil, a NaN).
+    /// The column, or `nil` where the builder must decide (every row nil, a NaN).
     var column: Column? {
         switch self {
         case .booleans(let values, let nils):
@@ -120,7 +118,7 @@ private struct FieldLoad {
     enum Shape {
         case bool, int64, optionalInt64, double, optionalDouble, uint64, optionalUInt64
 
-        /// The shape of a field ``Column/loading(_:from:)`` loads; `nil` for the others.
+        /// The shape of a stored field that a typed loop reads; `nil` for the others.
         init?(_ field: StoredScalar) {
             switch (field.kind, field.storage) {
             case (.bool, .bool): self = .bool
