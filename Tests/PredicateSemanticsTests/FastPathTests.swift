@@ -354,6 +354,47 @@ import Testing
         #expect(StringFolding.preparedByScalar("e\u{301}", caseInsensitive: true, diacriticInsensitive: false) == nil)
     }
 
+    /// Text prepared by scalar up to a scalar the table cannot answer for: what it calls settled
+    /// is the exact preparation's start, whatever follows (a mark that composes with the scalar
+    /// before it, a ligature, a full-width letter, a Hangul jamo).
+    @Test(arguments: [(true, false), (false, true), (true, true)])
+    func settledHeadIsTheExactPreparationsStart(_ options: (Bool, Bool)) {
+        let (caseInsensitive, diacriticInsensitive) = options
+        let table = PreparedScalars.table(caseInsensitive: caseInsensitive, diacriticInsensitive: diacriticInsensitive)
+        let heads = [
+            "", "a", "E", "img_", "R\u{E9}sum", "\u{DC}ber", "\u{5199}", "\u{304B}", "stra\u{DF}", "IMG_0042 x",
+        ]
+        let breaks = [
+            "\u{301}", "\u{308}\u{301}", "\u{3099}", "\u{FB01}", "\u{FF21}", "\u{1161}", "\u{1F600}", "\u{2460}",
+        ]
+        var differing: [String] = []
+        for head in heads {
+            for brk in breaks {
+                let text = head + brk + "tail"
+                let exact = StringFolding.compatibilityComposed(
+                    StringFolding.string(
+                        StringFolding.fold(
+                            text, caseInsensitive: caseInsensitive, diacriticInsensitive: diacriticInsensitive))
+                ).unicodeScalars.map(\.value)
+                var bytes = text
+                let settled = bytes.withUTF8 { utf8 in
+                    withUnsafeTemporaryAllocation(of: UInt32.self, capacity: table.capacity(for: utf8.count)) {
+                        buffer -> [UInt32]? in
+                        guard case .head(let settled) = table.prepare(utf8, into: buffer) else { return nil }
+                        return Array(buffer[..<settled])
+                    }
+                }
+                guard let settled, settled.count <= exact.count, Array(exact[..<settled.count]) == settled,
+                    settled.count + 2 >= head.unicodeScalars.count
+                else {
+                    differing.append(text)
+                    continue
+                }
+            }
+        }
+        #expect(differing.isEmpty, "\(differing.count): \(differing.prefix(10).map(\.debugDescription))")
+    }
+
     @Test func othersAreNotStable() {
         for value: UInt32 in [0xA0, 0xB2, 0x132, 0x17F, 0x301, 0x3099, 0x309B, 0xFB01, 0xFF21, 0x2460, 0xAC00] {
             #expect(Unicode.Scalar(value).map(StringFolding.isCompatibilityStable) == false, "\(value)")

@@ -233,7 +233,7 @@ struct FoldTable: @unchecked Sendable {
     /// The scalar value whose UTF-8 starts at `index` and its length in bytes; `nil` when the
     /// bytes there do not start a scalar (a string's UTF-8 always does).
     @inline(__always)
-    private static func scalar(in utf8: UnsafeBufferPointer<UInt8>, at index: Int) -> (UInt32, Int)? {
+    static func scalar(in utf8: UnsafeBufferPointer<UInt8>, at index: Int) -> (UInt32, Int)? {
         let lead = UInt32(utf8[index])
         if lead < 0x80 { return (lead, 1) }
         let length = lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4

@@ -37,6 +37,8 @@ public struct LikePattern: Sendable {
     private let normalizes: Bool
     private let caseInsensitive: Bool
     private let diacriticInsensitive: Bool
+    /// The by-scalar preparation of the options, when they fold (`[c]`, `[d]`, without `[n]`).
+    private let preparedScalars: PreparedScalars?
 
     /// Token for `*`: not a scalar value.
     private static let anySequence: UInt32 = 0xFFFF_FFFF
@@ -52,6 +54,9 @@ public struct LikePattern: Sendable {
         normalizes = !options.contains(.normalized)
         caseInsensitive = normalizes && options.contains(.caseInsensitive)
         diacriticInsensitive = normalizes && options.contains(.diacriticInsensitive)
+        preparedScalars =
+            caseInsensitive || diacriticInsensitive
+            ? PreparedScalars.table(caseInsensitive: caseInsensitive, diacriticInsensitive: diacriticInsensitive) : nil
         var tokens: [UInt32] = []
         var scalars = Self.prepare(pattern, normalizes, caseInsensitive, diacriticInsensitive)
             .unicodeScalars.makeIterator()
@@ -109,6 +114,31 @@ public struct LikePattern: Sendable {
             }
             if StringKernels.isASCII(bytes) {
                 return segments.match(ASCIIScalars(bytes, lowercased: caseInsensitive), steps: &steps)
+            }
+            if let table = preparedScalars {
+                let answer = withUnsafeTemporaryAllocation(
+                    of: UInt32.self, capacity: table.capacity(for: bytes.count)
+                ) { buffer -> Bool?? in
+                    // A pattern that begins with a run needs only the head of the text prepared
+                    // when that head differs from the run, the common case.
+                    let headLength = segments.headLength ?? .max
+                    var preparation = table.prepare(bytes, into: buffer, settling: headLength)
+                    if case .head(let settled) = preparation {
+                        let head = UnsafeBufferPointer(rebasing: buffer[..<settled])
+                        switch segments.mismatchInHead(head, steps: &steps) {
+                        case .mismatch: return .some(false)
+                        case .ranOut: return .some(nil)
+                        case nil:
+                            // Stopped at a scalar the table cannot prepare: the exact path's.
+                            guard settled >= headLength else { return nil }
+                            preparation = table.prepare(bytes, into: buffer)
+                        }
+                    }
+                    guard case .whole(let count) = preparation else { return nil }
+                    return .some(segments.match(UnsafeBufferPointer(rebasing: buffer[..<count]), steps: &steps))
+                }
+                if let answer { return answer }
+                return segments.match(prepared(subject), steps: &steps)
             }
             // ASCII first: a head that differs from the pattern's first run (`img_*` on
             // `Résumé.pdf`) decides without preparing the text.

@@ -42,6 +42,12 @@ struct LikeSegments: Sendable {
         anchoredEnd = tokens.last != anySequence
     }
 
+    /// The length of the run the text must begin with, when the pattern does not begin with a
+    /// star.
+    var headLength: Int? {
+        anchoredStart && starts.count > 1 ? starts[1] - starts[0] : nil
+    }
+
     /// For a pattern of one run and one star (`img_*`, `*.pdf`), the bytes of `text` that decide
     /// it when they are ASCII: the first bytes of the run's length when those and the scalar
     /// after them are left as they are by folding and NFKC (see

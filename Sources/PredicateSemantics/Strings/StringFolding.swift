@@ -70,7 +70,12 @@ enum StringFolding {
     /// Extended-A without its six compatibility characters, hiragana and katakana without the
     /// sound marks, and the CJK unified ideographs.
     static func isCompatibilityStable(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
+        isCompatibilityStable(scalar.value)
+    }
+
+    /// ``isCompatibilityStable(_:)-(Unicode.Scalar)`` of a scalar value.
+    static func isCompatibilityStable(_ value: UInt32) -> Bool {
+        switch value {
         case 0x00...0x7F, 0xC0...0xFF: return true
         case 0x0132, 0x0133, 0x013F, 0x0140, 0x0149, 0x017F: return false
         case 0x0100...0x017F: return true
@@ -81,25 +86,15 @@ enum StringFolding {
 
     /// ``compatibilityComposed(_:)`` of ``fold(_:caseInsensitive:diacriticInsensitive:)`` (what
     /// `LIKE[c]`, `[d]` and `[cd]` prepare a string to), one scalar at a time, when every scalar
-    /// is ASCII, a CJK ideograph (which neither folding changes) or in the small table of
-    /// ``PreparedScalars``: scalars that NFKC leaves alone do not interact once folded, so the
-    /// text's preparation is its scalars' preparations in order. `nil` for any other text.
+    /// is one ``PreparedScalars`` answers for; `nil` for any other text.
     static func preparedByScalar(_ text: String, caseInsensitive: Bool, diacriticInsensitive: Bool) -> [UInt32]? {
         let table = PreparedScalars.table(caseInsensitive: caseInsensitive, diacriticInsensitive: diacriticInsensitive)
-        var prepared: [UInt32] = []
-        prepared.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar.value {
-            case 0x41...0x5A where caseInsensitive:
-                prepared.append(scalar.value + 0x20)
-            case 0x00...0x7F, 0x4E00...0x9FFF:
-                prepared.append(scalar.value)
-            default:
-                guard let scalars = table.prepared(scalar) else { return nil }
-                prepared.append(contentsOf: scalars)
+        return StringKernels.withUTF8(text) { utf8 in
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: table.capacity(for: utf8.count)) { buffer in
+                guard case .whole(let count) = table.prepare(utf8, into: buffer) else { return nil }
+                return Array(buffer[..<count])
             }
         }
-        return prepared
     }
 
     /// A string made of scalar values that came from a valid string.
@@ -281,44 +276,5 @@ enum StringFolding {
 
     static func asciiLowercase(_ byte: UInt8) -> UInt8 {
         byte &- 0x41 < 26 ? byte + 0x20 : byte
-    }
-}
-
-/// The preparation `LIKE` gives each compatibility-stable scalar of Latin-1, Latin Extended-A
-/// and kana under one set of folding options, computed once by the exact path.
-struct PreparedScalars: Sendable {
-    /// By scalar value minus ``first``: the prepared scalar values, or `nil` for a scalar
-    /// outside the table.
-    private let entries: [[UInt32]?]
-    private static let first: UInt32 = 0xC0
-    private static let last: UInt32 = 0x30FA
-
-    private init(caseInsensitive: Bool, diacriticInsensitive: Bool) {
-        entries = (Self.first...Self.last).map { value in
-            guard (0xC0...0x17F).contains(value) || (0x3041...0x30FA).contains(value),
-                let scalar = Unicode.Scalar(value), StringFolding.isCompatibilityStable(scalar)
-            else { return nil }
-            let folded = StringFolding.fold(
-                String(scalar), caseInsensitive: caseInsensitive, diacriticInsensitive: diacriticInsensitive)
-            return StringFolding.compatibilityComposed(StringFolding.string(folded)).unicodeScalars.map(\.value)
-        }
-    }
-
-    func prepared(_ scalar: Unicode.Scalar) -> [UInt32]? {
-        guard scalar.value >= Self.first, scalar.value <= Self.last else { return nil }
-        return entries[Int(scalar.value - Self.first)]
-    }
-
-    private static let caseFolded = PreparedScalars(caseInsensitive: true, diacriticInsensitive: false)
-    private static let diacriticFolded = PreparedScalars(caseInsensitive: false, diacriticInsensitive: true)
-    private static let bothFolded = PreparedScalars(caseInsensitive: true, diacriticInsensitive: true)
-
-    /// The table for the options (at least one of them set).
-    static func table(caseInsensitive: Bool, diacriticInsensitive: Bool) -> PreparedScalars {
-        switch (caseInsensitive, diacriticInsensitive) {
-        case (true, false): return caseFolded
-        case (false, true): return diacriticFolded
-        default: return bothFolded
-        }
     }
 }

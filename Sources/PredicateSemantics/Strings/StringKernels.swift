@@ -226,12 +226,7 @@ enum StringKernels {
         var start = 0
         while start + 8 <= haystack.count && start <= last {
             var word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: start, as: UInt64.self))
-            if lowercased {
-                // A byte (below 0x80) is an upper-case letter when adding 0x3F carries into its
-                // top bit and adding 0x25 does not: 0x41 ... 0x5A. Its 0x20 bit is then set.
-                let upper = (word &+ 0x3F &* ones) & ~(word &+ 0x25 &* ones) & highs
-                word |= upper >> 2
-            }
+            if lowercased { word = asciiLowercased(word) }
             let difference = word ^ wanted
             // A zero byte of `difference` sets its top bit here (bytes above a zero may too:
             // every candidate is checked).
@@ -250,6 +245,16 @@ enum StringKernels {
             start += 1
         }
         return false
+    }
+
+    /// Eight ASCII bytes (each below 0x80) with their capitals made small.
+    @inline(__always)
+    static func asciiLowercased(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        // A byte (below 0x80) is an upper-case letter when adding 0x3F carries into its top bit
+        // and adding 0x25 does not: 0x41 ... 0x5A. Its 0x20 bit is then set.
+        let upper = (word &+ 0x3F &* ones) & ~(word &+ 0x25 &* ones) & 0x8080_8080_8080_8080
+        return word | upper >> 2
     }
 
     /// Whether `needle` lies at `start` of the ASCII bytes at `base`, lowercased when `lowercased`.
