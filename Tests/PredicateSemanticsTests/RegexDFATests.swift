@@ -31,6 +31,55 @@ import Testing
         }
     }
 
+    static let scalarPatterns = [
+        "abc", "a.c", "[à-ÿ]+", "[^é]*x", "é|ab", "[a-zé]+ [0-9]+", "(?:ü|ā)*ÿ", "[é-𝒜]{2}", "[^a-z]+", ".*é.*",
+        "[\u{100}-\u{10FFFF}]b",
+    ]
+    static let scalarSubjects = [
+        "", "é", "ab", "abc", "àéÿ", "ÀÉ", "üāÿ", "ÿ", "xé", "éé", "𝒜𝒜", "é𝒜", "notes 12", "résumé 7", "āb", "写真x",
+        "a\u{10FFFF}b", "\u{FFFF}b", "\u{E000}b",
+    ]
+
+    /// Beyond ASCII the DFA reads scalars by class of interval: it must answer and charge as the
+    /// Pike VM, at every budget, and give up on a scalar that is not stable, spending nothing.
+    @Test(arguments: scalarPatterns)
+    func scalarDFAChargesWhatThePikeMachineCharges(_ pattern: String) throws {
+        let program = try #require(RegexParser.parse(pattern, caseInsensitive: false).flatMap(RegexProgram.init))
+        let dfa = try #require(program.dfa)
+        #expect(dfa.decidesNonASCII)
+        for subject in Self.scalarSubjects + Self.subjects {
+            for budget in [Int.max, 0, 1, 3, 7, 20, 60, 200] {
+                var nfaBudget = budget
+                let nfa = program.wholeMatch(Array(subject.unicodeScalars), budget: &nfaBudget)
+                var dfaBudget = budget
+                var bytes = subject
+                let outcome = bytes.withUTF8 { dfa.wholeMatch(scalarsOf: $0, budget: &dfaBudget) { _ in true } }
+                #expect(outcome == nfa.map { .decided($0) } ?? .ranOut, "'\(subject)' at budget \(budget)")
+                #expect(dfaBudget == nfaBudget || (nfa == nil && dfaBudget < 0), "'\(subject)' at budget \(budget)")
+                var untouched = budget
+                let refused = bytes.withUTF8 {
+                    dfa.wholeMatch(scalarsOf: $0, budget: &untouched) { $0 != UnicodeScalar("b").value }
+                }
+                if subject.unicodeScalars.contains("b") {
+                    #expect(refused == .unstable && untouched == budget, "'\(subject)'")
+                }
+            }
+        }
+    }
+
+    /// With NFKC on (no `[n]`), a subject whose scalars NFKC may change is prepared first: the
+    /// answer is ICU's on the prepared text, never the DFA's on the text as given.
+    @Test(arguments: [
+        ("[a-z]+", "ﬁle", true), ("[a-z]+", "file", true), ("[^ﬁ]+", "ﬁ", false), ("é", "e\u{301}", true),
+        ("e\u{301}", "é", true), ("[à-ÿ]+", "re\u{301}", false), ("[à-ÿ]x", "e\u{301}x", true), ("ｘ", "x", true),
+        ("x", "ｘ", true), ("[é-𝒜]+", "résumé", false), ("[é-𝒜]+", "éüÿ", true),
+    ])
+    func unstableSubjectsArePreparedFirst(_ pattern: String, _ subject: String, _ expected: Bool) throws {
+        let matcher = try RegularExpressionMatcher(pattern, options: [])
+        #expect(matcher.usesAutomaton)
+        #expect(matcher.matches(subject) == expected)
+    }
+
     /// A pattern whose state sets over ASCII are too many keeps the NFA alone.
     @Test func tooManyStatesKeepTheNFA() throws {
         let program = try #require(

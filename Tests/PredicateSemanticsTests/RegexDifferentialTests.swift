@@ -50,13 +50,16 @@ import Testing
 
         static let atoms = [
             "a", "b", "A", "-", ".", "\\.", "\\d", "\\w", "\\s", "\\D", "\\W", "\\S", "[ab]", "[^a]", "[a-c]",
-            "[A-Z]", "[\\d_]", "[^\\s]", "\\n", "é", "𝒜", "[-a]", "[a-]", "\\t",
+            "[A-Z]", "[\\d_]", "[^\\s]", "\\n", "é", "𝒜", "[-a]", "[a-]", "\\t", "[à-ÿ]", "[^é]", "[é-𝒜]",
+            "[a-zü]",
         ]
         static let quantifiers = ["", "", "", "*", "+", "?", "{2}", "{1,2}", "{0,}", "*?", "+?", "??", "{1,3}?"]
         /// Inside groups: quantifiers that never match empty, since ICU takes exponential time on
         /// loops over loops that may (and the automaton leaves those to ICU anyway).
         static let innerQuantifiers = ["", "", "", "+", "{2}", "{1,2}", "+?", "{1,3}?"]
-        static let letters = ["a", "b", "A", "B", "1", " ", "-", "\n", "\r", "é", "𝒜", "_", "\t", "\u{0B}", "."]
+        static let letters = [
+            "a", "b", "A", "B", "1", " ", "-", "\n", "\r", "é", "𝒜", "_", "\t", "\u{0B}", ".", "ü", "ā", "ÿ",
+        ]
 
         mutating func pattern() -> String {
             var text = next(6) == 0 ? "(?i)" : ""

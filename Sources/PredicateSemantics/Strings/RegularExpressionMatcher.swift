@@ -119,15 +119,34 @@ public struct RegularExpressionMatcher: Sendable {
     /// match was stopped (the budget is then negative).
     public func matches(_ subject: String, budget: inout Int) -> Bool? {
         guard expression != nil else { return false }
-        if let dfa = automaton?.dfa, let hasAny = automaton?.hasAny {
-            // An ASCII subject is its own prepared form (NFKC and stripping diacritics change no
-            // ASCII), and the DFA's answer and steps are the automaton's.
+        if let automaton, let dfa = automaton.dfa {
             let decided: Bool?? = StringKernels.withUTF8(subject) { bytes in
-                guard StringKernels.isASCII(bytes), !(hasAny && Self.holdsCRLF(bytes)) else { return .none }
+                guard !(automaton.hasAny && Self.holdsCRLF(bytes)) else { return .none }
                 var left = budget
-                let result = dfa.wholeMatch(bytes, budget: &left)
-                budget = result == nil ? -1 : left
-                return .some(result)
+                if StringKernels.isASCII(bytes) {
+                    // An ASCII subject is its own prepared form (NFKC and stripping diacritics
+                    // change no ASCII), and the DFA's answer and steps are the automaton's.
+                    let result = dfa.wholeMatch(bytes, budget: &left)
+                    budget = result == nil ? -1 : left
+                    return .some(result)
+                }
+                // Other text is its own prepared form when NFKC leaves each of its scalars
+                // alone (or with `[n]`), unless diacritics are stripped.
+                guard dfa.decidesNonASCII, !stripsDiacritics else { return .none }
+                let normalizes = normalizes
+                let outcome = dfa.wholeMatch(scalarsOf: bytes, budget: &left) { value in
+                    !normalizes || StringFolding.isCompatibilityStable(value)
+                }
+                switch outcome {
+                case .decided(let result):
+                    budget = left
+                    return .some(result)
+                case .ranOut:
+                    budget = -1
+                    return .some(nil)
+                case .unstable:
+                    return .none
+                }
             }
             if let decided { return decided }
         }
