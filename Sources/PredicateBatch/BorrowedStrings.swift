@@ -41,6 +41,8 @@ struct HostItemRows<Item: KeyValueCoding>: ItemRows {
 protocol StringRows {
     /// `body` of row `row`'s string, borrowed; `whenNil()` for a nil row.
     func withString<Result>(_ row: Int, whenNil: () -> Result, _ body: (String) -> Result) -> Result
+    /// The first byte of row `row`'s string (see ``StoredString/firstByte(in:)``).
+    func firstByte(_ row: Int) -> UInt8
 }
 
 /// The strings of a ``Column/strings(values:nils:)`` column, through plain pointers.
@@ -51,6 +53,11 @@ struct ColumnStringRows: StringRows {
     @inline(__always)
     func withString<Result>(_ row: Int, whenNil: () -> Result, _ body: (String) -> Result) -> Result {
         nils[row] != 0 ? whenNil() : body(values[row])
+    }
+
+    @inline(__always)
+    func firstByte(_ row: Int) -> UInt8 {
+        values[row].utf8.first ?? 0
     }
 }
 
@@ -63,5 +70,10 @@ struct InPlaceStringRows: StringRows {
     @inline(__always)
     func withString<Result>(_ row: Int, whenNil: () -> Result, _ body: (String) -> Result) -> Result {
         stored.withString(in: base + row &* stride, whenNil: whenNil, body)
+    }
+
+    @inline(__always)
+    func firstByte(_ row: Int) -> UInt8 {
+        stored.firstByte(in: base + row &* stride)
     }
 }
