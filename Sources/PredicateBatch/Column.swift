@@ -139,6 +139,9 @@ enum Column: Sendable {
         _ key: String, of stored: StoredDictionary, path: [KeyComponent], from items: ArraySlice<Item>
     ) -> Column {
         let lookup = DictionaryKeyLookup(key)
+        if let column = items.withUnsafeBufferPointer({ Column.loading(lookup, of: stored, from: $0) }) {
+            return column
+        }
         var builder = ColumnBuilder(capacity: items.count)
         var failed = false
         items.withUnsafeBufferPointer { items in
@@ -264,11 +267,22 @@ struct StoredRows: @unchecked Sendable {
     /// `body` on the row ranges of `count` rows, on as many threads as pay (see
     /// ``rowsPerThread``), each range once.
     func inParts(count: Int, _ body: @Sendable (Range<Int>) -> Void) {
-        let parts = max(1, min(ProcessInfo.processInfo.activeProcessorCount, count / Self.rowsPerThread))
-        guard parts > 1 else { return body(0..<count) }
+        inParts(count: count) { _, range in body(range) }
+    }
+
+    /// How many parts ``inParts(count:_:)-(_,(Int,Range<Int>)->Void)`` cuts `count` rows into.
+    static func parts(count: Int) -> Int {
+        max(1, min(ProcessInfo.processInfo.activeProcessorCount, count / rowsPerThread))
+    }
+
+    /// `body` on each part (its index, from 0 below ``parts(count:)``, and its rows, in order of
+    /// the index), on as many threads as pay.
+    func inParts(count: Int, _ body: @Sendable (Int, Range<Int>) -> Void) {
+        let parts = Self.parts(count: count)
+        guard parts > 1 else { return body(0, 0..<count) }
         let size = (count + parts - 1) / parts
         DispatchQueue.concurrentPerform(iterations: parts) { part in
-            body(min(count, part * size)..<min(count, (part + 1) * size))
+            body(part, min(count, part * size)..<min(count, (part + 1) * size))
         }
     }
 }

@@ -71,7 +71,7 @@ extension Column {
 }
 
 /// An array of `count` elements that `fill` initializes, every one of them.
-private func uninitialized<T>(_ count: Int, _ type: T.Type, _ fill: (UnsafeMutablePointer<T>) -> Void) -> [T] {
+func uninitialized<T>(_ count: Int, _ type: T.Type, _ fill: (UnsafeMutablePointer<T>) -> Void) -> [T] {
     [T](unsafeUninitializedCapacity: count) { buffer, initialized in
         guard let start = buffer.baseAddress else { return }
         fill(start)
