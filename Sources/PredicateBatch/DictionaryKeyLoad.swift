@@ -19,7 +19,10 @@ extension Column {
         let rows = StoredRows(base: UnsafeRawPointer(start), stride: MemoryLayout<Item>.stride)
         let parts = UnsafeMutableBufferPointer<KeyLoadPart>.allocate(capacity: StoredRows.parts(count: count))
         parts.initialize(repeating: KeyLoadPart())
-        defer { parts.deallocate() }
+        defer {
+            parts.deinitialize()
+            parts.deallocate()
+        }
         var tags: [UInt8] = []
         let payloads = uninitialized(count, Int64.self) { payloads in
             tags = uninitialized(count, UInt8.self) { tags in
