@@ -39,10 +39,28 @@ public struct StoredDictionary: Hashable, Sendable {
         in object: UnsafeRawPointer, whenNil: () -> Result, _ body: ([String: Value]) -> Result
     ) -> Result {
         let field = object + offset
-        guard isOptional else { return body(field.assumingMemoryBound(to: [String: Value].self).pointee) }
-        switch field.assumingMemoryBound(to: [String: Value]?.self).pointee {
-        case .some(let entries): return body(entries)
-        case .none: return whenNil()
+        // A present `[String: Value]?` holds the dictionary's own reference, where the
+        // dictionary would be.
+        if isOptional, field.assumingMemoryBound(to: [String: Value]?.self).pointee == nil { return whenNil() }
+        return Self.borrow(field, body)
+    }
+
+    /// `body` applied to the `[String: Value]` at `field`, borrowed where it lies, as
+    /// ``StoredString`` borrows a string: its reference is taken as a value that owns nothing
+    /// (the object keeps it), then put back and dropped without being released. Reading
+    /// `pointee` instead retained and released the dictionary's storage for every look-up, two
+    /// atomic operations that cost as much as a short look-up itself.
+    @inlinable @inline(__always)
+    static func borrow<Result>(_ field: UnsafeRawPointer, _ body: ([String: Value]) -> Result) -> Result {
+        withUnsafeTemporaryAllocation(of: [String: Value].self, capacity: 1) { scratch in
+            guard let alias = scratch.baseAddress else {
+                return body(field.assumingMemoryBound(to: [String: Value].self).pointee)
+            }
+            UnsafeMutableRawPointer(alias).copyMemory(from: field, byteCount: MemoryLayout<[String: Value]>.size)
+            let borrowed = alias.move()
+            let result = body(borrowed)
+            alias.initialize(to: consume borrowed)
+            return result
         }
     }
 
