@@ -137,12 +137,12 @@ extension Rule where Item: KeyValueCoding {
     /// the items in place.
     ///
     /// The VM decides a Boolean or number that `Item` stores (``KeyValueCoding/storedScalar(atSlot:)``)
-    /// by one typed load, and looks a key up in a dictionary `Item` stores (`userInfo.rank`)
-    /// where it lies: a column of either costs as much to build as the VM spends deciding the
-    /// rule. Other key paths (strings, a struct's string, arrays) are decided faster by the
-    /// batch engine's kernels, which read stored strings where they lie and decide each distinct
-    /// value of a coded column once. So the batch engine is chosen when the rule reads such a key
-    /// path and no dictionary key.
+    /// by one typed load: a column of those costs as much to build as the VM spends deciding the
+    /// rule. Other key paths (strings, a struct's string, arrays, keys of a dictionary `Item`
+    /// stores) are decided faster by the batch engine: it reads stored strings where they lie,
+    /// decides each distinct value of a coded column once, and loads a dictionary key
+    /// (`userInfo.rank`) on all cores into a typed column for less than the VM's look-ups cost.
+    /// So the batch engine is chosen when the rule reads such a key path.
     var prefersColumns: Bool {
         guard let schema = Item.sharedSchema else { return true }
         var needsKernels = false
@@ -153,11 +153,6 @@ extension Rule where Item: KeyValueCoding {
             }
             let type = ObjectIdentifier(Item.self)
             if path.count == 1, let stored = Item.storedScalar(atSlot: field.slot), stored.root == type { continue }
-            if path.count == 2, path[1].key != nil, let stored = Item.storedDictionary(atSlot: field.slot),
-                stored.root == type
-            {
-                return false
-            }
             needsKernels = true
         }
         return needsKernels
