@@ -138,7 +138,8 @@ public struct LikePattern: Sendable {
                     return .some(segments.match(UnsafeBufferPointer(rebasing: buffer[..<count]), steps: &steps))
                 }
                 if let answer { return answer }
-                return segments.match(prepared(subject), steps: &steps)
+                // The table cannot prepare this text: it is not tried again.
+                return segments.match(exactlyPrepared(subject), steps: &steps)
             }
             // ASCII first: a head that differs from the pattern's first run (`img_*` on
             // `Résumé.pdf`) decides without preparing the text.
@@ -184,7 +185,12 @@ public struct LikePattern: Sendable {
         {
             return prepared
         }
-        return Self.prepare(subject, normalizes, caseInsensitive, diacriticInsensitive).unicodeScalars.map(\.value)
+        return exactlyPrepared(subject)
+    }
+
+    /// ``prepared(_:)`` by Foundation's normaliser, for text the table cannot prepare.
+    private func exactlyPrepared(_ subject: String) -> [UInt32] {
+        Self.prepare(subject, normalizes, caseInsensitive, diacriticInsensitive).unicodeScalars.map(\.value)
     }
 
     private func backtrackingMatch(_ subject: String, steps: inout Int) -> Bool? {

@@ -206,15 +206,6 @@ extension VirtualMachine {
 }
 
 extension VirtualMachine {
-    /// Decides, item by item, a program that is one test of a site read from `SELF` and its
-    /// `RETURN_BOOL` (`filename ENDSWITH[c] '.pdf'`, `userInfo.rank >= 3`: the commonest shape of
-    /// a rule), as the straight loop would, without entering it: each item's answer is written
-    /// to `answers` when the test decides it and the budget covers the test and the return;
-    /// an item whose string cannot be ordered against the constant fails as the instructions
-    /// would (its answer `false`, its error in `failures`, in order); the other items are
-    /// listed in `undecided`, for the caller to evaluate one by one. Only the items listed in
-    /// `candidates` when it is not `nil` (the others are answered already). `false`, with nothing
-    /// written, when the program is not of this shape.
     /// Items whose strings are read ahead at once: enough for many misses in flight, few enough
     /// for their strings to stay in the cache until they are decided.
     static let warmBlock = 256
@@ -232,6 +223,15 @@ extension VirtualMachine {
         return stringSites.base[site].field
     }
 
+    /// Decides, item by item, a program that is one test of a site read from `SELF` and its
+    /// `RETURN_BOOL` (`filename ENDSWITH[c] '.pdf'`, `userInfo.rank >= 3`: the commonest shape of
+    /// a rule), as the straight loop would, without entering it: each item's answer is written
+    /// to `answers` when the test decides it and the budget covers the test and the return;
+    /// an item whose string cannot be ordered against the constant fails as the instructions
+    /// would (its answer `false`, its error in `failures`, in order); the other items are
+    /// listed in `undecided`, for the caller to evaluate one by one. Only the items listed in
+    /// `candidates` when it is not `nil` (the others are answered already). `false`, with nothing
+    /// written, when the program is not of this shape.
     mutating func decideSingleSite(
         at base: UnsafeRawPointer, stride: Int, count: Int, type: any KeyValueCoding.Type, schema: ObjectIdentifier?,
         candidates: [Int]?, into answers: UnsafeMutablePointer<Bool>, undecided: inout [Int],
