@@ -24,7 +24,7 @@ extension Column {
             parts.deallocate()
         }
         var tags: [UInt8] = []
-        let payloads = uninitialized(count, Int64.self) { payloads in
+        var payloads = uninitialized(count, Int64.self) { payloads in
             tags = uninitialized(count, UInt8.self) { tags in
                 let output = KeyLoadOutput(tags: tags, payloads: payloads, parts: parts)
                 rows.inParts(count: count) { part, range in
@@ -54,10 +54,9 @@ extension Column {
             guard kinds & KeyLoadOutput.boolean == 0 else { return nil }
             // Codes in row order, as the builder gives them.
             var interner = StringInterner()
-            var coded = payloads
-            for (row, text) in strings { coded[row] = Int64(interner.code(text)) }
+            for (row, text) in strings { payloads[row] = Int64(interner.code(text)) }
             return .mixed(
-                MixedScalars(tags: tags, payloads: coded, strings: interner.distinct, others: []), nils: nils)
+                MixedScalars(tags: tags, payloads: payloads, strings: interner.distinct, others: []), nils: nils)
         }
     }
 }
@@ -92,24 +91,24 @@ private struct KeyLoadOutput: @unchecked Sendable {
         for row in range where !part.failed {
             let found: Value? = stored.withDictionary(
                 in: rows.base + row &* rows.stride, whenNil: { .nil }, { lookup.value(in: $0) })
-            let tag: MixedScalars.Tag
-            var payload: Int64 = 0
-            switch found {
-            case .nil?: tag = .absent
-            case .int(let integer)?: (tag, payload) = (.integer, integer)
-            case .double(let double)? where !double.isNaN:
-                (tag, payload) = (.double, Int64(bitPattern: double.bitPattern))
-            case .string(let text)?:
-                tag = .string
-                part.strings.append((row, text))
-            case .bool(let flag)?:
-                part.kinds |= Self.boolean
-                tags[row] = MixedScalars.Tag.other.rawValue
-                payloads[row] = flag ? 1 : 0
-                continue
-            default:
+            guard let found else {
                 part.failed = true
                 continue
+            }
+            let (tag, payload) = MixedScalars.Tag.of(found)
+            switch (tag, found) {
+            case (.string, .string(let text)):
+                part.strings.append((row, text))
+            case (.other, .bool(let flag)):
+                part.kinds |= Self.boolean
+                tags[row] = tag.rawValue
+                payloads[row] = flag ? 1 : 0
+                continue
+            case (.other, _):
+                part.failed = true
+                continue
+            default:
+                break
             }
             part.kinds |= 1 << tag.rawValue
             tags[row] = tag.rawValue

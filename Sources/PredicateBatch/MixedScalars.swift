@@ -16,6 +16,19 @@ struct MixedScalars: Sendable {
         case string = 3
         /// Anything else, the payload its index in ``MixedScalars/others``.
         case other = 4
+
+        /// The kind of `value`, and its payload where the value alone gives it (0 for a string
+        /// and for anything else, whose code or index the column assigns).
+        @inline(__always)
+        static func of(_ value: Value) -> (Tag, Int64) {
+            switch value {
+            case .nil: return (.absent, 0)
+            case .int(let integer): return (.integer, integer)
+            case .double(let double) where !double.isNaN: return (.double, Int64(bitPattern: double.bitPattern))
+            case .string: return (.string, 0)
+            default: return (.other, 0)
+            }
+        }
     }
 
     /// Per row, a ``Tag`` raw value.
@@ -52,20 +65,15 @@ struct MixedScalarsBuilder {
     }
 
     mutating func append(_ value: Value) {
-        let tag: MixedScalars.Tag
-        let payload: Int64
-        switch value {
-        case .nil:
-            (tag, payload) = (.absent, 0)
-        case .int(let integer):
-            (tag, payload) = (.integer, integer)
-        case .double(let double) where !double.isNaN:
-            (tag, payload) = (.double, Int64(bitPattern: double.bitPattern))
-        case .string(let text):
-            (tag, payload) = (.string, Int64(interner.code(text)))
-        default:
-            (tag, payload) = (.other, Int64(others.count))
+        var (tag, payload) = MixedScalars.Tag.of(value)
+        switch tag {
+        case .string:
+            if case .string(let text) = value { payload = Int64(interner.code(text)) }
+        case .other:
+            payload = Int64(others.count)
             others.append(value)
+        case .absent, .integer, .double:
+            break
         }
         tags.append(tag.rawValue)
         payloads.append(payload)

@@ -75,7 +75,7 @@ struct FoldTable: @unchecked Sendable {
     private let asciiFoldsAlone: Bool
 
     /// `values` copied to memory that is never freed (see the type's comment).
-    private static func immortal(_ values: [UInt32]) -> UnsafeBufferPointer<UInt32> {
+    static func immortal(_ values: [UInt32]) -> UnsafeBufferPointer<UInt32> {
         let memory = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: max(1, values.count))
         _ = memory.initialize(from: values)
         return UnsafeBufferPointer(start: memory.baseAddress, count: values.count)

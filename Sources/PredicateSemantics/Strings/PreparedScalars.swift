@@ -58,16 +58,10 @@ struct PreparedScalars: @unchecked Sendable {
                 longest = max(longest, prepared.count)
             }
         }
-        self.entries = Self.immortal(entries)
-        self.pool = Self.immortal(pool)
+        self.entries = FoldTable.immortal(entries)
+        self.pool = FoldTable.immortal(pool)
         self.longest = longest
         lowercasesASCII = caseInsensitive
-    }
-
-    private static func immortal(_ values: [UInt32]) -> UnsafeBufferPointer<UInt32> {
-        let memory = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: max(1, values.count))
-        _ = memory.initialize(from: values)
-        return UnsafeBufferPointer(start: memory.baseAddress, count: values.count)
     }
 
     private static let caseFolded = PreparedScalars(caseInsensitive: true, diacriticInsensitive: false)
