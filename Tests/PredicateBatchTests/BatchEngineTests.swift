@@ -285,6 +285,24 @@ import Testing
         }
     }
 
+    /// Every selection of up to seven items at every start, on a batch of whole words: the ones
+    /// that cross a word are answered from two words, and the empty ones past the last row read
+    /// none.
+    @Test func smallSelectionsAtEveryStart() throws {
+        let program = try TestRules.program(
+            "SUBQUERY(fileproviderItems, $i, $i.isUploaded == YES).@count == 2", selfType: nil)
+        let items = TestItems.make(128)
+        let ranges = (0...128).flatMap { start in (0..<8).map { start..<min(128, start + $0) } }
+        let expected = TestRules.scalar(
+            program, ranges.map { FileProviderContext.activation(selectedItems: Array(items[$0])) })
+        let batchProgram = BatchProgram(program)
+        let batch = ColumnBatch(items: items, keyPaths: batchProgram.selectionKeyPaths)
+        for threads in [1, 2] {
+            let result = batchProgram.evaluateSelections(batch, ranges: ranges, threads: threads)
+            #expect(TestRules.outcomes(result) == expected, "threads \(threads)")
+        }
+    }
+
     @Test(arguments: EachAloneTests.rules)
     func smallSelections(_ rule: String) throws {
         let program = try TestRules.program(rule, selfType: nil)
