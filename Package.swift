@@ -24,7 +24,9 @@ let package = Package(
         .plugin(name: "CheckFileProviderRules", targets: ["CheckFileProviderRules"]),
     ],
     targets: [
-        .target(name: "PredicateValue"),
+        // A prefetch hint, which Swift cannot emit (`include/CMemoryHints.h`).
+        .target(name: "CMemoryHints"),
+        .target(name: "PredicateValue", dependencies: ["CMemoryHints"]),
         .target(name: "PredicateSyntax", dependencies: ["PredicateValue"]),
         .target(name: "PredicateSemantics", dependencies: ["PredicateValue", "PredicateSyntax"]),
         .target(
@@ -37,7 +39,7 @@ let package = Package(
         .target(
             name: "PredicateBatch",
             dependencies: [
-                "PredicateValue", "PredicateSyntax", "PredicateSemantics", "PredicateVM",
+                "CMemoryHints", "PredicateValue", "PredicateSyntax", "PredicateSemantics", "PredicateVM",
             ]
         ),
         .target(

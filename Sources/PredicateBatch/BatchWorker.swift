@@ -517,21 +517,18 @@ final class BatchWorker {
         }
     }
 
-    /// Reads the first byte of each selected row's string before a kernel reads the strings.
+    /// Asks for each selected row's string before a kernel reads the strings.
     ///
     /// A string longer than 15 bytes lives in its own allocation, one cache miss a row when the
     /// rows are many. A kernel's work per row is long enough that the processor waits for each
-    /// miss in turn; this loop is short, so it has many rows' misses in flight at once, and the
-    /// kernel then finds the strings in cache (the chunk's strings fit): `LIKE[c] 'img_*'` over a
-    /// million file names went from 104 to 73 ns a row, and costs nothing when they are cached.
+    /// miss in turn; this loop is short and its prefetches wait for nothing, so it has many rows'
+    /// misses in flight at once, and the kernel then finds the strings in cache (the chunk's
+    /// strings fit). Over a million file names, `LIKE[c] 'img_*'` went from 104 to 73 ns a row
+    /// with the first byte of each string read ahead, and with prefetches instead of reads the
+    /// string rules take 15–25% less again; it costs nothing when the strings are cached.
     @inline(__always)
     private func warm<Strings: StringRows>(_ strings: Strings, _ input: Selection) {
-        // The bytes are written where nothing reads them, so that the loads are not optimised away.
-        let sink = pool.take()
-        for index in 0..<input.count {
-            sink[index] = Int32(strings.firstByte(input.row(index)))
-        }
-        pool.give(Selection(rows: sink, start: 0, count: 0))
+        for index in 0..<input.count { strings.prefetch(input.row(index)) }
     }
 
     /// ``stringKernel(_:_:_:_:_:)`` for a pattern, `matches` answering a row's string within a

@@ -41,8 +41,8 @@ struct HostItemRows<Item: KeyValueCoding>: ItemRows {
 protocol StringRows {
     /// `body` of row `row`'s string, borrowed; `whenNil()` for a nil row.
     func withString<Result>(_ row: Int, whenNil: () -> Result, _ body: (String) -> Result) -> Result
-    /// The first byte of row `row`'s string (see ``StoredString/firstByte(in:)``).
-    func firstByte(_ row: Int) -> UInt8
+    /// Asks for row `row`'s string to be brought into the cache (see ``StoredString/prefetch(in:)``).
+    func prefetch(_ row: Int)
 }
 
 /// The strings of a ``Column/strings(values:nils:)`` column, through plain pointers.
@@ -56,8 +56,8 @@ struct ColumnStringRows: StringRows {
     }
 
     @inline(__always)
-    func firstByte(_ row: Int) -> UInt8 {
-        values[row].utf8.first ?? 0
+    func prefetch(_ row: Int) {
+        _ = values[row].utf8.withContiguousStorageIfAvailable { bytes in StoredString.prefetch(bytes) }
     }
 }
 
@@ -73,7 +73,7 @@ struct InPlaceStringRows: StringRows {
     }
 
     @inline(__always)
-    func firstByte(_ row: Int) -> UInt8 {
-        stored.firstByte(in: base + row &* stride)
+    func prefetch(_ row: Int) {
+        stored.prefetch(in: base + row &* stride)
     }
 }

@@ -264,6 +264,10 @@ struct StoredRows: @unchecked Sendable {
     /// bytes or words of it), which two cores read faster than one.
     static let rowsPerThread = 1 << 16
 
+    /// How many rows ahead a load asks for the memory a row points to (a dictionary, a
+    /// string: ``StoredDictionary/prefetch(in:)``), so that its miss overlaps the rows between.
+    static var prefetchDistance: Int { 16 }
+
     /// `body` on the row ranges of `count` rows, on as many threads as pay (see
     /// ``rowsPerThread``), each range once.
     func inParts(count: Int, _ body: @Sendable (Range<Int>) -> Void) {

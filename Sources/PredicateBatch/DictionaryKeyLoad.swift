@@ -89,6 +89,8 @@ private struct KeyLoadOutput: @unchecked Sendable {
     {
         var part = KeyLoadPart()
         for row in range where !part.failed {
+            let ahead = row &+ StoredRows.prefetchDistance
+            if ahead < range.upperBound { stored.prefetch(in: rows.base + ahead &* rows.stride) }
             let found: Value? = stored.withDictionary(
                 in: rows.base + row &* rows.stride, whenNil: { .nil }, { lookup.value(in: $0) })
             guard let found else {

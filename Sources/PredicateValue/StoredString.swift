@@ -1,3 +1,5 @@
+import CMemoryHints
+
 /// Where a string field is stored inside an object: so that an engine holding objects by pointer
 /// runs a string kernel on the field where it lies, borrowed, without copying it into a
 /// ``Value`` (which retains the string's storage and releases it again on every evaluation).
@@ -119,13 +121,22 @@ public struct StoredString: Hashable, Sendable {
         }
     }
 
-    /// The first byte of the field's UTF-8 (0 when it is empty or nil), in the object at
-    /// `object`: a read that brings a long string's own memory into the cache. Engines read the
-    /// strings of many objects this way, in a short loop, before a string kernel runs over them,
-    /// so that the cache misses overlap instead of coming one after the other.
+    /// Asks the processor to start bringing the field's string, in the object at `object`, into
+    /// the cache, for a read a few objects later (see ``StoredDictionary/prefetch(in:)``): the
+    /// line of its first byte and the line of its last, where `BEGINSWITH` and `ENDSWITH` look.
+    /// The addresses are computed, not read: nothing waits for the string. A string stored in
+    /// the object itself (up to 15 bytes) needs nothing.
     @inlinable @inline(__always)
-    public func firstByte(in object: UnsafeRawPointer) -> UInt8 {
-        withString(in: object, whenNil: { 0 }, { $0.utf8.first ?? 0 })
+    public func prefetch(in object: UnsafeRawPointer) {
+        withString(in: object, whenNil: {}, { text in _ = text.utf8.withContiguousStorageIfAvailable(Self.prefetch) })
+    }
+
+    /// Asks for the lines of the first and the last of `bytes`.
+    @inlinable @inline(__always)
+    public static func prefetch(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let first = bytes.baseAddress else { return }
+        predicate_prefetch(first)
+        predicate_prefetch(first + max(0, bytes.count &- 1))
     }
 
     /// Whether the string is inside an optional struct (``string(_:_:)``).

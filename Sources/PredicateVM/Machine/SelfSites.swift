@@ -206,21 +206,31 @@ extension VirtualMachine {
 }
 
 extension VirtualMachine {
-    /// Items whose strings are read ahead at once: enough for many misses in flight, few enough
-    /// for their strings to stay in the cache until they are decided.
-    static let warmBlock = 256
+    /// What a single-site program reads from each item's own allocation when the items are of
+    /// the host type, so that a loop over many items can ask for it ahead
+    /// (``StoredString/prefetch(in:)``, ``StoredDictionary/prefetch(in:)``).
+    enum Prefetched {
+        case none
+        case string(StoredString)
+        case dictionary(StoredDictionary)
+    }
 
-    /// The stored string a single-site program tests, when it is read where it lies for items
-    /// of `type`, so that a block of items can have it read ahead.
-    private func warmedString(
+    /// The string or dictionary field a single-site program's `operation` on `site` reads where
+    /// it lies, in items of `type`.
+    private func prefetched(
         _ operation: MachineOperation, _ site: Int, _ type: any KeyValueCoding.Type
-    )
-        -> StoredString?
-    {
-        guard operation == .testSelfString, site < stringSites.count, ObjectIdentifier(type) == hostType else {
-            return nil
+    ) -> Prefetched {
+        guard ObjectIdentifier(type) == hostType else { return .none }
+        switch operation {
+        case .testSelfString:
+            guard site < stringSites.count, let field = stringSites.base[site].field else { return .none }
+            return .string(field)
+        case .testSelfDictionary:
+            guard site < dictionarySites.count, let field = dictionarySites.base[site].field else { return .none }
+            return .dictionary(field)
+        default:
+            return .none
         }
-        return stringSites.base[site].field
     }
 
     /// Decides, item by item, a program that is one test of a site read from `SELF` and its
@@ -278,17 +288,17 @@ extension VirtualMachine {
             }
             if let candidates {
                 for index in candidates { decideItem(index, &self) }
-            } else if let field = warmedString(operation, site, type) {
-                // A block's strings are read first, their cache misses overlapping (see
-                // ``StoredString/firstByte(in:)``), then decided from the cache.
-                var start = 0
-                while start < count {
-                    let end = min(count, start &+ Self.warmBlock)
-                    var touched: UInt8 = 0
-                    for index in start..<end { touched ^= field.firstByte(in: base + index &* stride) }
-                    warmSink ^= touched
-                    for index in start..<end { decideItem(index, &self) }
-                    start = end
+            } else if case .string(let field) = prefetched(operation, site, type) {
+                for index in 0..<count {
+                    let ahead = index &+ Self.prefetchDistance
+                    if ahead < count { field.prefetch(in: base + ahead &* stride) }
+                    decideItem(index, &self)
+                }
+            } else if case .dictionary(let field) = prefetched(operation, site, type) {
+                for index in 0..<count {
+                    let ahead = index &+ Self.prefetchDistance
+                    if ahead < count { field.prefetch(in: base + ahead &* stride) }
+                    decideItem(index, &self)
                 }
             } else {
                 for index in 0..<count { decideItem(index, &self) }

@@ -216,6 +216,12 @@ extension VirtualMachine {
     /// changed, when the loop is not of this form, an item needs the general path, or the
     /// budget or the collection limit would stop it (the loop then runs as instructions, and
     /// fails as they do).
+    /// How many items ahead a loop over selected items asks for an item's dictionary or string
+    /// (``StoredDictionary/prefetch(in:)``, ``StoredString/prefetch(in:)``): far enough for the
+    /// miss to arrive while the items between are decided (about a memory latency of work),
+    /// near enough for the line to be in the cache still.
+    static var prefetchDistance: Int { 16 }
+
     mutating func countAtOnce(_ selection: ItemSelection, slot: Int, _ pc: inout Int) -> Bool {
         guard pc < countLoops.count else { return false }
         let plan = countLoops.base + pc
@@ -233,6 +239,7 @@ extension VirtualMachine {
                 var unordered = ""
                 for index in 0..<selection.count {
                     guard let item = selection.item(index) else { return false }
+                    if let ahead = selection.item(index &+ Self.prefetchDistance) { field.prefetch(in: ahead.address) }
                     switch storedStringOutcome(stringSite, field, reference, item, unordered: &unordered) {
                     case .isTrue: matched &+= 1
                     case .isFalse: break
@@ -240,8 +247,11 @@ extension VirtualMachine {
                     }
                 }
             } else if dictionarySite >= 0 {
+                guard dictionarySite < dictionarySites.count, let field = dictionarySites.base[dictionarySite].field
+                else { return false }
                 for index in 0..<selection.count {
                     guard let item = selection.item(index) else { return false }
+                    if let ahead = selection.item(index &+ Self.prefetchDistance) { field.prefetch(in: ahead.address) }
                     switch storedDictionaryOutcome(dictionarySite, item) {
                     case .isTrue: matched &+= 1
                     case .isFalse: break

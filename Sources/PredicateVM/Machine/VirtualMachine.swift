@@ -54,9 +54,6 @@ public struct VirtualMachine: Sendable {
     var selectionSites = PlainStorage<SelectionSite>([])
     /// The type of the items last evaluated in place, and its shared schema.
     var hostType: ObjectIdentifier?
-    /// Where the bytes read ahead of a string test go (``decideSingleSite``), so that the reads
-    /// are kept; nothing reads it.
-    var warmSink: UInt8 = 0
     var hostSchema: ObjectIdentifier?
     /// For each key path, what it reads from a selection's context (``ItemSelection``).
     let selectionPaths: [SelectionPath]
