@@ -356,6 +356,9 @@ private struct Pair: Hashable {
 
 /// Runs a plan over a batch on one or more threads.
 enum BatchEvaluation {
+    /// How many parts each thread's share of the rows is cut into, for the threads to balance.
+    static let partsPerThread = 8
+
     static func run(
         _ plan: Plan, on batch: ColumnBatch, binding: RowBinding, environment: EvaluationEnvironment, threads: Int,
         budget: RowBudget
@@ -365,10 +368,14 @@ enum BatchEvaluation {
         let columns =
             binding.selfIsNotTheRow ? plan.columns.map { _ in Column.unavailable } : plan.columns.map(batch.column)
         let wordCount = (count + 63) / 64
-        // Whole words per thread, so no two threads write one word; at least a chunk each.
+        // Whole words per part, so no two threads write one word; at least a chunk each. Several
+        // parts a thread, taken in turn by whichever thread is free: on a shared machine one
+        // core is often slower than the other, and halves fixed in advance left the faster core
+        // waiting for the slower.
         // A shared budget is spent in row order by one thread, so where it runs out does not vary.
         let shared = budget.sharedSteps < .max
-        let parts = shared ? 1 : max(1, min(threads, (count + BatchWorker.chunkSize - 1) / BatchWorker.chunkSize))
+        let chunks = (count + BatchWorker.chunkSize - 1) / BatchWorker.chunkSize
+        let parts = shared || threads <= 1 ? 1 : max(1, min(threads * Self.partsPerThread, chunks))
         let wordsPerPart = (wordCount + parts - 1) / max(1, parts)
         let output = Output(words: wordCount, parts: parts)
         defer { output.deallocate() }
@@ -388,7 +395,10 @@ enum BatchEvaluation {
         if parts == 1 {
             work(0)
         } else {
-            DispatchQueue.concurrentPerform(iterations: parts, execute: work)
+            let next = PartCounter()
+            DispatchQueue.concurrentPerform(iterations: min(threads, parts)) { _ in
+                while let part = next.take(below: parts) { work(part) }
+            }
         }
         // One part's failures are taken whole, and left nowhere else: copied, each would be
         // copied again (reference counts and all) by the sort below.
@@ -409,6 +419,22 @@ enum BatchEvaluation {
         return BatchResult(
             count: count, bitmap: Array(UnsafeBufferPointer(start: output.words, count: wordCount)), errors: allErrors,
             suspects: suspects.sorted(), cost: cost, exhausted: exhausted)
+    }
+}
+
+/// The next part of an evaluation for a thread to take: a lock taken once a part (thousands of
+/// rows), never once a row.
+private final class PartCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var next = 0
+
+    /// The next part below `count`, or `nil` when all are taken.
+    func take(below count: Int) -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard next < count else { return nil }
+        next += 1
+        return next - 1
     }
 }
 

@@ -128,7 +128,8 @@ public struct StoredString: Hashable, Sendable {
     /// the object itself (up to 15 bytes) needs nothing.
     @inlinable @inline(__always)
     public func prefetch(in object: UnsafeRawPointer) {
-        withString(in: object, whenNil: {}, { text in _ = text.utf8.withContiguousStorageIfAvailable(Self.prefetch) })
+        withString(
+            in: object, whenNil: {}, { text in _ = text.utf8.withContiguousStorageIfAvailable { Self.prefetch($0) } })
     }
 
     /// Asks for the lines of the first and the last of `bytes`.
