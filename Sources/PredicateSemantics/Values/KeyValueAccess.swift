@@ -158,8 +158,7 @@ public enum KeyValueAccess {
         case .object(let object):
             if key == "self" { return receiver }
             guard let result = object.value(forKey: String(key)) else {
-                throw EvaluationError(
-                    .unknownKey, unknownKeyMessage(key, typeName: object.schema.typeName, known: object.schema.keys))
+                throw EvaluationError(.unknownKey, UnknownKeyMessages.shared.message(key, of: object.schema))
             }
             return result
         default:
@@ -172,9 +171,11 @@ public enum KeyValueAccess {
     /// "`FileProviderItem` has no key 'uploadded'; did you mean 'uploaded'?"
     static func unknownKeyMessage(_ key: Substring, typeName: String, known: [String]) -> String {
         let lowered = key.lowercased()
-        let suggestion = known.min { editDistance(lowered, $0.lowercased()) < editDistance(lowered, $1.lowercased()) }
-        if let suggestion, editDistance(lowered, suggestion.lowercased()) <= max(1, key.count / 3) {
-            return "\(typeName) has no key '\(key)'; did you mean '\(suggestion)'?"
+        // Each key's distance once (the first of the nearest, as `min` would pick).
+        let nearest = known.lazy.map { (key: $0, distance: editDistance(lowered, $0.lowercased())) }
+            .min { $0.distance < $1.distance }
+        if let nearest, nearest.distance <= max(1, key.count / 3) {
+            return "\(typeName) has no key '\(key)'; did you mean '\(nearest.key)'?"
         }
         return "\(typeName) has no key '\(key)'"
     }
