@@ -57,7 +57,7 @@ struct ColumnStringRows: StringRows {
 
     @inline(__always)
     func prefetch(_ row: Int) {
-        _ = values[row].utf8.withContiguousStorageIfAvailable { bytes in StoredString.prefetch(bytes) }
+        StoredString.prefetch(values[row])
     }
 }
 
