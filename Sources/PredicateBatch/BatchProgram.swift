@@ -438,8 +438,8 @@ private final class PartCounter: @unchecked Sendable {
     }
 }
 
-/// Where the threads of one evaluation write: each thread its own whole words of the bitmap and
-/// its own slot of the error table, so the writes never overlap (hence `@unchecked`).
+/// Where the parts of one evaluation write: each part its own whole words of the bitmap and its
+/// own slot of the error table, so the writes of the threads never overlap (hence `@unchecked`).
 private struct Output: @unchecked Sendable {
     let words: UnsafeMutablePointer<UInt64>
     let errors: UnsafeMutablePointer<[BatchResult.RowError]>

@@ -288,20 +288,21 @@ extension VirtualMachine {
             }
             if let candidates {
                 for index in candidates { decideItem(index, &self) }
-            } else if case .string(let field) = prefetched(operation, site, type) {
-                for index in 0..<count {
-                    let ahead = index &+ Self.prefetchDistance
-                    if ahead < count { field.prefetch(in: base + ahead &* stride) }
-                    decideItem(index, &self)
-                }
-            } else if case .dictionary(let field) = prefetched(operation, site, type) {
-                for index in 0..<count {
-                    let ahead = index &+ Self.prefetchDistance
-                    if ahead < count { field.prefetch(in: base + ahead &* stride) }
-                    decideItem(index, &self)
-                }
             } else {
-                for index in 0..<count { decideItem(index, &self) }
+                // Each item decided while the memory of the one `prefetchDistance` ahead is asked for.
+                @inline(__always)
+                func decideAll(askingAhead ask: (UnsafeRawPointer) -> Void, _ machine: inout VirtualMachine) {
+                    for index in 0..<count {
+                        let ahead = index &+ Self.prefetchDistance
+                        if ahead < count { ask(base + ahead &* stride) }
+                        decideItem(index, &machine)
+                    }
+                }
+                switch prefetched(operation, site, type) {
+                case .string(let field): decideAll(askingAhead: { field.prefetch(in: $0) }, &self)
+                case .dictionary(let field): decideAll(askingAhead: { field.prefetch(in: $0) }, &self)
+                case .none: for index in 0..<count { decideItem(index, &self) }
+                }
             }
         }
         return true

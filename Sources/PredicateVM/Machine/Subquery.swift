@@ -206,6 +206,12 @@ extension VirtualMachine {
         }
     }
 
+    /// How many items ahead a loop over selected items asks for an item's dictionary or string
+    /// (``StoredDictionary/prefetch(in:)``, ``StoredString/prefetch(in:)``): far enough for the
+    /// miss to arrive while the items between are decided (about a memory latency of work),
+    /// near enough for the line to be in the cache still.
+    static var prefetchDistance: Int { 16 }
+
     /// A counting `SUBQUERY` over the selected items whose body is one test of a field stored in
     /// them, or of a key of a dictionary they store
     /// (`SUBQUERY(fileproviderItems, $i, $i.isUploaded == YES).@count > 0`), run at once
@@ -216,12 +222,6 @@ extension VirtualMachine {
     /// changed, when the loop is not of this form, an item needs the general path, or the
     /// budget or the collection limit would stop it (the loop then runs as instructions, and
     /// fails as they do).
-    /// How many items ahead a loop over selected items asks for an item's dictionary or string
-    /// (``StoredDictionary/prefetch(in:)``, ``StoredString/prefetch(in:)``): far enough for the
-    /// miss to arrive while the items between are decided (about a memory latency of work),
-    /// near enough for the line to be in the cache still.
-    static var prefetchDistance: Int { 16 }
-
     mutating func countAtOnce(_ selection: ItemSelection, slot: Int, _ pc: inout Int) -> Bool {
         guard pc < countLoops.count else { return false }
         let plan = countLoops.base + pc
