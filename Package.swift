@@ -39,7 +39,7 @@ let package = Package(
         .target(
             name: "PredicateBatch",
             dependencies: [
-                "CMemoryHints", "PredicateValue", "PredicateSyntax", "PredicateSemantics", "PredicateVM",
+                "PredicateValue", "PredicateSyntax", "PredicateSemantics", "PredicateVM",
             ]
         ),
         .target(
