@@ -158,7 +158,7 @@ public struct BatchProgram: Sendable {
         }
         let bitmap = inner.bitmap
         var words = [UInt64](repeating: 0, count: (ranges.count + 63) / 64)
-        var errors: [BatchResult.RowError] = []
+        var errors = BatchResult.RowErrors()
         // The answer depends only on (matches, items): for small selections a table of codes
         // (0 false, 1 true, 2 an error), made first, so the loop copies no `Result`.
         let smallest = 8
@@ -182,7 +182,7 @@ public struct BatchProgram: Sendable {
             if !failureAt.isEmpty {
                 let firstFailure = failureAt[range.lowerBound]
                 if firstFailure < range.upperBound, let error = failures[firstFailure] {
-                    errors.append(BatchResult.RowError(row: index, error: error))
+                    errors.append(row: index, error: error)
                     return 2
                 }
             }
@@ -190,7 +190,7 @@ public struct BatchProgram: Sendable {
             if range.count < smallest {
                 let slot = range.count * smallest + count
                 if codes[slot] == 2, let error = tableErrors[slot] {
-                    errors.append(BatchResult.RowError(row: index, error: error))
+                    errors.append(row: index, error: error)
                 }
                 return codes[slot]
             }
@@ -200,7 +200,7 @@ public struct BatchProgram: Sendable {
             switch outcome {
             case .success(let flag): return flag ? 1 : 0
             case .failure(let error):
-                errors.append(BatchResult.RowError(row: index, error: error))
+                errors.append(row: index, error: error)
                 return 2
             }
         }
@@ -402,20 +402,18 @@ enum BatchEvaluation {
         }
         // One part's failures are taken whole, and left nowhere else: copied, each would be
         // copied again (reference counts and all) by the sort below.
-        var allErrors: [BatchResult.RowError] = parts == 1 ? output.takeErrors(0) : []
+        var allErrors = parts == 1 ? output.takeErrors(0) : BatchResult.RowErrors()
         if parts > 1 { allErrors.reserveCapacity((0..<parts).reduce(0) { $0 + output.errors[$1].count }) }
         var suspects: [Int] = []
         var cost = 0
         var exhausted = false
         for part in 0..<parts {
-            if parts > 1 { allErrors += output.takeErrors(part) }
+            if parts > 1 { allErrors.append(contentsOf: output.takeErrors(part)) }
             suspects += output.suspects[part]
             cost = cost.saturatingAdd(output.costs[part])
             exhausted = exhausted || output.exhausted[part]
         }
-        if !allErrors.indices.dropFirst().allSatisfy({ allErrors[$0 - 1].row <= allErrors[$0].row }) {
-            allErrors.sort { $0.row < $1.row }
-        }
+        allErrors.sortByRow()
         return BatchResult(
             count: count, bitmap: Array(UnsafeBufferPointer(start: output.words, count: wordCount)), errors: allErrors,
             suspects: suspects.sorted(), cost: cost, exhausted: exhausted)
@@ -442,7 +440,7 @@ private final class PartCounter: @unchecked Sendable {
 /// own slot of the error table, so the writes of the threads never overlap (hence `@unchecked`).
 private struct Output: @unchecked Sendable {
     let words: UnsafeMutablePointer<UInt64>
-    let errors: UnsafeMutablePointer<[BatchResult.RowError]>
+    let errors: UnsafeMutablePointer<BatchResult.RowErrors>
     let suspects: UnsafeMutablePointer<[Int]>
     let costs: UnsafeMutablePointer<Int>
     let exhausted: UnsafeMutablePointer<Bool>
@@ -452,7 +450,7 @@ private struct Output: @unchecked Sendable {
         words = .allocate(capacity: max(1, count))
         words.initialize(repeating: 0, count: max(1, count))
         errors = .allocate(capacity: parts)
-        errors.initialize(repeating: [], count: parts)
+        errors.initialize(repeating: BatchResult.RowErrors(), count: parts)
         suspects = .allocate(capacity: parts)
         suspects.initialize(repeating: [], count: parts)
         costs = .allocate(capacity: parts)
@@ -463,9 +461,9 @@ private struct Output: @unchecked Sendable {
     }
 
     /// Part `part`'s failures, moved out (the slot is left empty).
-    func takeErrors(_ part: Int) -> [BatchResult.RowError] {
+    func takeErrors(_ part: Int) -> BatchResult.RowErrors {
         let taken = (errors + part).move()
-        (errors + part).initialize(to: [])
+        (errors + part).initialize(to: BatchResult.RowErrors())
         return taken
     }
 

@@ -16,7 +16,7 @@ public struct BatchResult: Sendable {
     /// One bit per row, row `r` at bit `r % 64` of word `r / 64`.
     public let bitmap: [UInt64]
     /// Rows that failed, by row number.
-    public let errors: [RowError]
+    public let errors: RowErrors
     /// Rows whose answer the batch engine could not vouch for (a step or pattern budget ran
     /// out), for a caller that evaluates them again on the scalar VM; empty unless the run was
     /// asked to report them (see ``RowBudget``).

@@ -82,7 +82,7 @@ final class BatchWorker {
     /// Failures, in the order found (ascending within a chunk's clause; sorted at the end).
     /// A worker belongs to one thread and no access to this array overlaps another, so the
     /// run-time exclusivity check (two calls into the runtime for every failing row) is left out.
-    @exclusivity(unchecked) private(set) var errors: [BatchResult.RowError] = []
+    @exclusivity(unchecked) private(set) var errors = BatchResult.RowErrors()
     private let budget: RowBudget
     /// `budget.sharedSteps` and the evaluation's step limit, read per row without copying the
     /// budget (whose program would be retained and released on every read).
@@ -171,8 +171,8 @@ final class BatchWorker {
 
     /// For a root that is one comparison with an integer over a column of mixed scalars
     /// (`userInfo.rank >= 3`): the chunk's nil and integer rows, which can neither fail nor be
-    /// charged a step, answered as a byte mask (one straight loop, as ``MaskNode`` runs) packed
-    /// into `words`; returned, the rows of the other kinds (strings, doubles, anything else),
+    /// charged a step, answered straight into `words` (one loop with no branch on a row's
+    /// kind); returned, the rows of the other kinds (strings, doubles, anything else),
     /// which the list kernel answers with their errors and charges. `nil` when the root is
     /// something else.
     private func mixedRootTypedRows(start: Int, count: Int, into words: UnsafeMutablePointer<UInt64>) -> Selection? {
@@ -185,16 +185,17 @@ final class BatchWorker {
         else { return nil }
         let lower = integers.lower
         let span = UInt64(bitPattern: integers.upper &- lower)
-        // The answer by kind and range, `answers[tag << 1 | inRange]`: a nil row's whatever its
-        // payload, an integer's by its range, any other kind 0 (the mixed kernel answers it).
         let whenInRange: UInt8 = !integers.isEmpty != integers.negated ? 1 : 0
         let whenOutOfRange: UInt8 = integers.negated ? 1 : 0
         let nilAnswer: UInt8 = nilResult ? 1 : 0
+        // The answer by kind and range, `answers[tag << 1 | inRange]`: a nil row's whatever its
+        // payload, an integer's by its range, any other kind 0 (the mixed kernel answers it).
+        // A table in memory, not a select: the optimiser turns a select into a branch on the
+        // row's range, which the data's order defeats.
         let answers: (UInt64, UInt64) = (
             UInt64(nilAnswer) | UInt64(nilAnswer) << 8 | UInt64(whenOutOfRange) << 16 | UInt64(whenInRange) << 24, 0
         )
         let integerTag = MixedScalars.Tag.integer.rawValue
-        let mask = masks.take()
         let others = pool.take()
         var otherCount = 0
         mixed.tags.withUnsafeBufferPointer { tags in
@@ -203,16 +204,25 @@ final class BatchWorker {
                 // (whose pattern is the data's); the second skips eight typed rows at a time.
                 let tags = UnsafeBufferPointer(rebasing: tags[start..<(start + count)])
                 let payloads = UnsafeBufferPointer(rebasing: payloads[start..<(start + count)])
+                var index = 0
                 withUnsafeBytes(of: answers) { answers in
-                    for index in 0..<count {
-                        let outside = span.subtractingReportingOverflow(UInt64(bitPattern: payloads[index] &- lower))
-                        let inRange = Int(unsafeBitCast(outside.overflow, to: UInt8.self) ^ 1)
-                        mask[index] = answers[(Int(tags[index] & 7) &<< 1) | inRange]
+                    // Each word's bits gathered in a register, then stored once.
+                    while index < count {
+                        let wordEnd = min(count, index + 64 - ((start + index) & 63))
+                        var bits: UInt64 = 0
+                        while index < wordEnd {
+                            let beyond = span.subtractingReportingOverflow(UInt64(bitPattern: payloads[index] &- lower))
+                            let inRange = Int(unsafeBitCast(beyond.overflow, to: UInt8.self) ^ 1)
+                            let answer = UInt64(answers[(Int(tags[index] & 7) &<< 1) | inRange])
+                            bits |= answer &<< UInt64(truncatingIfNeeded: start &+ index)
+                            index &+= 1
+                        }
+                        words[(start + index - 1) >> 6] |= bits
                     }
                 }
                 guard let base = tags.baseAddress else { return }
                 let raw = UnsafeRawPointer(base)
-                var index = 0
+                index = 0
                 while index < count {
                     // No tag above 1 among the next eight: 0xFE in no byte.
                     if index + 8 <= count,
@@ -227,8 +237,6 @@ final class BatchWorker {
                 }
             }
         }
-        MaskNode.pack(mask, start: start, count: count, into: words)
-        masks.give(mask)
         return Selection(rows: others, start: 0, count: otherCount)
     }
 
@@ -320,7 +328,7 @@ final class BatchWorker {
                     words[row >> 6] |= 1 << UInt64(row & 63)
                 }
             } catch {
-                errors.append(BatchResult.RowError(row: row, error: error))
+                errors.append(row: row, error: error)
             }
         }
     }
@@ -328,9 +336,7 @@ final class BatchWorker {
     /// Marks `row` as a suspect: it leaves every selection, and its answer is the VM's.
     private func suspect(_ row: Int) {
         guard failed[row - chunkStart] != 2 else { return }
-        if failed[row - chunkStart] == 1, let last = errors.lastIndex(where: { $0.row == row }) {
-            errors.remove(at: last)
-        }
+        if failed[row - chunkStart] == 1 { errors.removeLast(of: row) }
         failed[row - chunkStart] = 2
         chunkSuspects.append(row)
     }
@@ -436,7 +442,16 @@ final class BatchWorker {
         if error.kind == .limitExceeded { return suspect(row) }
         guard failed[row - chunkStart] == 0 else { return }
         failed[row - chunkStart] = 1
-        errors.append(BatchResult.RowError(row: row, error: error))
+        errors.append(row: row, error: error)
+    }
+
+    /// ``fail(_:_:)`` with `table[position]`, recorded without copying the error when the
+    /// row before failed with the same entry.
+    private func fail(_ row: Int, errorAt position: Int, of table: [EvaluationError]) {
+        guard table[position].kind != .limitExceeded else { return suspect(row) }
+        guard failed[row - chunkStart] == 0 else { return }
+        failed[row - chunkStart] = 1
+        errors.append(row: row, errorAt: position, of: table)
     }
 
     // MARK: - Comparisons
@@ -687,7 +702,7 @@ final class BatchWorker {
             return Int(answer)
         case CodeDecisions.fails:
             let index = Int(decisions.errorIndex[code])
-            if index >= 0 && index < decisions.errorList.count { fail(row, decisions.errorList[index]) }
+            if index >= 0 && index < decisions.errorList.count { fail(row, errorAt: index, of: decisions.errorList) }
             return 0
         default:
             suspect(row)
@@ -980,8 +995,8 @@ final class BatchWorker {
     }
 
     /// The failures found so far, emptying the list.
-    private func takeErrors() -> [BatchResult.RowError] {
-        defer { errors.removeAll() }
+    private func takeErrors() -> BatchResult.RowErrors {
+        defer { errors = BatchResult.RowErrors() }
         return errors
     }
 
