@@ -270,25 +270,44 @@ final class BatchWorker {
             lists.elements.withUnsafeBufferPointer { elements in
                 decisions.answers.withUnsafeBufferPointer { answers in
                     nils.withUnsafeBufferPointer { nils in
+                        // A row's first two elements are read whether or not it has them (at
+                        // an index clamped to the column) and counted only when it does: lists
+                        // are short, and a loop that stops at the first decisive element
+                        // mispredicts its exit about once a row. Longer lists loop on from
+                        // the third. `hit` is 1 for an element whose answer is decisive.
+                        let flip = decisive ^ 1
+                        let lastElement = elements.count &- 1
                         for index in 0..<count {
                             let row = start &+ index
                             let first = Int(offsets[row])
                             let end = Int(offsets[row &+ 1])
-                            var answer = decisive ^ 1
-                            var element = first
-                            while element < end {
-                                if answers[Int(elements[element])] == decisive {
-                                    answer = decisive
-                                    break
-                                }
-                                element &+= 1
+                            let length = end &- first
+                            var hits: UInt8 = 0
+                            if lastElement >= 0 {
+                                let firstHit = answers[Int(elements[min(first, lastElement)])] ^ flip
+                                let secondHit = answers[Int(elements[min(first &+ 1, lastElement)])] ^ flip
+                                let hasFirst = UInt8(truncatingIfNeeded: (0 &- length) &>> 63) & 1
+                                let hasSecond = UInt8(truncatingIfNeeded: (1 &- length) &>> 63) & 1
+                                hits = (firstHit & hasFirst) | (secondHit & hasSecond)
                             }
+                            if length > 2 && hits == 0 {
+                                var element = first &+ 2
+                                while element < end {
+                                    if answers[Int(elements[element])] == decisive {
+                                        hits = 1
+                                        break
+                                    }
+                                    element &+= 1
+                                }
+                            }
+                            let answer = hits ^ flip
                             let isNil = Int(nils[row] & 1)
-                            mask[index] = isNil != 0 ? nilAnswer : answer
-                            let length = max(1, end &- first)
+                            // `nilAnswer` when the row is nil, else `answer`, without a branch.
+                            mask[index] = answer ^ ((answer ^ nilAnswer) & (0 &- UInt8(truncatingIfNeeded: isNil)))
+                            let charge = max(1, length)
                             nilRows &+= isNil
-                            charged &+= length & (isNil &- 1)
-                            longest = max(longest, length)
+                            charged &+= charge & (isNil &- 1)
+                            longest = max(longest, charge)
                         }
                     }
                 }

@@ -90,13 +90,15 @@ import Testing
         try Self.expectBudgetAgreement(rule, Self.rows(60), budgets: budgets)
     }
 
-    /// Arrays of a few tags (composed and decomposed `é` among them), empty arrays and nils.
+    /// Arrays of up to five tags (composed and decomposed `é` among them; the list kernel reads
+    /// two elements a row without a branch and loops past them), empty arrays and nils.
     static func listRows(_ count: Int) -> [Value] {
         let tags = ["red", "green", "blue", "caf\u{E9}", "cafe\u{301}", "public.jpeg", "aaaaaaaaaaaaaaaaaaab"]
         return (0..<count).map { index in
             guard index % 9 != 0 else { return .dictionary([:]) }
-            let length = index % 4
-            let list = (0..<length).map { Value.string(tags[(index / 3 + $0 * 5) % tags.count]) }
+            let length = index % 6
+            // Neighbouring rows start with different tags, so a row read past its end is seen.
+            let list = (0..<length).map { Value.string(tags[(index / 3 + index + $0 * 5) % tags.count]) }
             return .dictionary(["tags": .array(list)])
         }
     }
