@@ -119,7 +119,8 @@ extension Rule where Item: KeyValueCoding {
     /// `false`), from the engine ``filter(_:)->[Item]`` chooses.
     public func evaluate(_ items: [Item]) -> (answers: [Bool], failures: [ItemFailure]) {
         guard items.count >= Self.batchThreshold else {
-            return compiled.machines.withMachine { machine in machine.evaluate(items: items) }
+            let (answers, failures) = compiled.machines.withMachine { machine in machine.evaluate(items: items) }
+            return (answers, Array(failures))
         }
         guard prefersColumns else { return answersOnAllCores(items[...]) }
         let result = batchResult(items[...])

@@ -245,7 +245,7 @@ extension VirtualMachine {
     mutating func decideSingleSite(
         at base: UnsafeRawPointer, stride: Int, count: Int, type: any KeyValueCoding.Type, schema: ObjectIdentifier?,
         candidates: [Int]?, into answers: UnsafeMutablePointer<Bool>, undecided: inout [Int],
-        failures: inout [ItemFailure]
+        failures: inout ItemFailures
     ) -> Bool {
         guard machineCode.count == 2, !hasEvaluationState, program.kind == .predicate else { return false }
         let word = machineCode.base[0]
@@ -264,6 +264,7 @@ extension VirtualMachine {
         let constant = site < comparisons.count ? comparisons[site]?.takeUnretainedValue().constantOperand : nil
         let range = program.sourceRanges.first
         var unordered = ""
+        var lastFailure: (string: String, kept: UInt32)?
         withUnsafeMutablePointer(to: &unordered) { unordered in
             // Each item decided by the site's test, as the straight loop would decide it.
             @inline(__always)
@@ -277,11 +278,17 @@ extension VirtualMachine {
                 if answer.isDecided, answer.cost <= budget {
                     answers[index] = answer.answer
                 } else if answer.cannotBeOrdered, answer.cost <= budget, let constant {
-                    // As the instruction loop throws it and locates it at the word.
-                    var error = EvaluationError.cannotOrder(string: unordered.pointee, against: constant)
-                    if error.range == nil { error.range = range }
                     answers[index] = false
-                    failures.append(ItemFailure(index: index, error: error))
+                    // The same string as the failure before (most are one value, `"high"`):
+                    // the same error, kept once.
+                    if let last = lastFailure, last.string == unordered.pointee {
+                        failures.append(index: index, keptAt: last.kept)
+                    } else {
+                        // As the instruction loop throws it and locates it at the word.
+                        var error = EvaluationError.cannotOrder(string: unordered.pointee, against: constant)
+                        if error.range == nil { error.range = range }
+                        lastFailure = (unordered.pointee, failures.append(index: index, error: error))
+                    }
                 } else {
                     undecided.append(index)
                 }

@@ -67,9 +67,9 @@ extension VirtualMachine {
     public mutating func evaluate<Item: KeyValueCoding>(
         items: UnsafeBufferPointer<Item>, variables: [String: Value] = [:],
         into answers: UnsafeMutableBufferPointer<Bool>
-    ) -> [ItemFailure] {
+    ) -> ItemFailures {
         let count = min(items.count, answers.count)
-        guard count > 0, let base = items.baseAddress, let out = answers.baseAddress else { return [] }
+        guard count > 0, let base = items.baseAddress, let out = answers.baseAddress else { return ItemFailures() }
         let schema = adopt(Item.self)
         var candidates: [Int]?
         if let table = siteTable {
@@ -90,8 +90,8 @@ extension VirtualMachine {
     mutating func evaluateItems(
         at base: UnsafeRawPointer, stride: Int, count: Int, type: any KeyValueCoding.Type, schema: ObjectIdentifier?,
         variables: [String: Value], candidates: [Int]?, into out: UnsafeMutablePointer<Bool>
-    ) -> [ItemFailure] {
-        var failures: [ItemFailure] = []
+    ) -> ItemFailures {
+        var failures = ItemFailures()
         prepare(variables: variables)
         var first = true
         // Whether an item left undecided may still be decided by the straight loop: not when
@@ -113,7 +113,7 @@ extension VirtualMachine {
                 out[index] = try predicateResult()
             } catch {
                 out[index] = false
-                failures.append(ItemFailure(index: index, error: error))
+                failures.append(index: index, error: error)
             }
         }
         // Items the decision table, or the one test a program is made of, answers are written
@@ -143,9 +143,9 @@ extension VirtualMachine {
         if decidedAtOnce {
             // The one test's failures, then the undecided items', merged in order.
             let early = failures
-            failures = []
+            failures = ItemFailures()
             for index in undecided { evaluate(index) }
-            if !early.isEmpty { failures = failures.isEmpty ? early : merged(early, failures) }
+            failures = early.merged(with: failures)
             // As an evaluation that returned leaves it, when none ran one by one.
             if first { scratchInUse = false }
         } else {
@@ -154,31 +154,12 @@ extension VirtualMachine {
         return failures
     }
 
-    /// Two lists of failures, each in the order of its items, as one.
-    private func merged(_ first: [ItemFailure], _ second: [ItemFailure]) -> [ItemFailure] {
-        var result: [ItemFailure] = []
-        result.reserveCapacity(first.count + second.count)
-        var (i, j) = (0, 0)
-        while i < first.count, j < second.count {
-            if first[i].index < second[j].index {
-                result.append(first[i])
-                i += 1
-            } else {
-                result.append(second[j])
-                j += 1
-            }
-        }
-        result.append(contentsOf: first[i...])
-        result.append(contentsOf: second[j...])
-        return result
-    }
-
     /// Evaluates the predicate program with each of `items` as `SELF`, in place: their answers,
     /// in order, and the items whose evaluation failed (``evaluate(items:variables:into:)``).
     public mutating func evaluate<Item: KeyValueCoding>(
         items: [Item], variables: [String: Value] = [:]
-    ) -> (answers: [Bool], failures: [ItemFailure]) {
-        var failures: [ItemFailure] = []
+    ) -> (answers: [Bool], failures: ItemFailures) {
+        var failures = ItemFailures()
         let answers = [Bool](unsafeUninitializedCapacity: items.count) { buffer, initialized in
             buffer.initialize(repeating: false)
             failures = items.withUnsafeBufferPointer { evaluate(items: $0, variables: variables, into: buffer) }
