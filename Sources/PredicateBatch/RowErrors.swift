@@ -3,16 +3,14 @@ import PredicateSemantics
 extension BatchResult {
     /// The rows of a batch that failed, each with its error, in ascending row order.
     ///
-    /// Most failing rows of one evaluation fail alike (a string where a rule compares numbers),
-    /// so each row is stored as its number and the index of its error among the ones kept:
-    /// 12 bytes a failing row instead of a copy of the error (64 bytes and its reference counts)
-    /// when a kernel's table of errors gave it.
-    /// A batch where a few percent of a million rows fail then allocates a few hundred
-    /// kilobytes, not megabytes the kernel must clear page by page on every evaluation.
+    /// Most failing rows of one evaluation fail alike (a string where a rule compares numbers):
+    /// a failure whose error comes from a kernel's table of errors (one per distinct value) is
+    /// kept as its row and the index of that entry, kept once, the first time a row fails with
+    /// it (see `FailureList`). A batch where a few percent of a million rows fail then
+    /// allocates a few hundred kilobytes, not megabytes the kernel must clear page by page on
+    /// every evaluation.
     public struct RowErrors: RandomAccessCollection, Sendable {
-        private var rows: [Int] = []
-        private var errorIndices: [UInt32] = []
-        private var kept: [EvaluationError] = []
+        private var list = FailureList()
 
         /// No failures.
         init() {}
@@ -20,17 +18,17 @@ extension BatchResult {
         /// The first position.
         public var startIndex: Int { 0 }
         /// One past the last position.
-        public var endIndex: Int { rows.count }
+        public var endIndex: Int { list.count }
 
         /// The failure at `position`.
         public subscript(position: Int) -> RowError {
-            RowError(row: rows[position], error: kept[Int(errorIndices[position])])
+            RowError(row: list.positions[position], error: list.error(at: position))
         }
 
         /// The table of errors (a kernel's, one per distinct value) that the last failure
         /// recorded by ``append(row:errorAt:of:)`` came from, and where each of its entries is
-        /// among ``kept`` (`UInt32.max`: not yet kept). Holding the table keeps its
-        /// storage, hence its address, its own.
+        /// kept (`UInt32.max`: not yet). Holding the table keeps its storage, hence its
+        /// address, its own.
         private var lastTable: [EvaluationError] = []
         private var keptFromTable: [UInt32] = []
 
@@ -38,11 +36,7 @@ extension BatchResult {
         static let largestIndexedTable = 4_096
 
         /// Records that `row` failed with `error`.
-        mutating func append(row: Int, error: consuming EvaluationError) {
-            errorIndices.append(UInt32(truncatingIfNeeded: kept.count))
-            kept.append(error)
-            rows.append(row)
-        }
+        mutating func append(row: Int, error: consuming EvaluationError) { list.append(row, error: error) }
 
         /// Records that `row` failed with `table[position]`; each entry of the table that
         /// failures come from in turn is kept once, and copied only then.
@@ -58,40 +52,22 @@ extension BatchResult {
                 keptFromTable = [UInt32](repeating: .max, count: table.count)
             }
             if keptFromTable[position] == .max {
-                keptFromTable[position] = UInt32(truncatingIfNeeded: kept.count)
-                kept.append(table[position])
+                keptFromTable[position] = list.append(row, error: table[position])
+            } else {
+                list.append(row, keptAt: keptFromTable[position])
             }
-            errorIndices.append(keptFromTable[position])
-            rows.append(row)
         }
 
         /// Forgets the last failure recorded for `row`, if any.
-        mutating func removeLast(of row: Int) {
-            guard let position = rows.lastIndex(of: row) else { return }
-            rows.remove(at: position)
-            errorIndices.remove(at: position)
-        }
+        mutating func removeLast(of row: Int) { list.removeLast(of: row) }
 
         /// Appends `other`'s failures after these.
-        mutating func append(contentsOf other: RowErrors) {
-            let offset = UInt32(truncatingIfNeeded: kept.count)
-            rows += other.rows
-            errorIndices += other.errorIndices.lazy.map { $0 &+ offset }
-            kept += other.kept
-        }
+        mutating func append(contentsOf other: RowErrors) { list.append(contentsOf: other.list) }
 
         /// Room for `count` failures in all.
-        mutating func reserveCapacity(_ count: Int) {
-            rows.reserveCapacity(count)
-            errorIndices.reserveCapacity(count)
-        }
+        mutating func reserveCapacity(_ count: Int) { list.reserveCapacity(count) }
 
         /// Puts the failures in ascending row order (stable: one row's failures keep their order).
-        mutating func sortByRow() {
-            guard !rows.indices.dropFirst().allSatisfy({ rows[$0 - 1] <= rows[$0] }) else { return }
-            let order = rows.indices.sorted { (rows[$0], $0) < (rows[$1], $1) }
-            rows = order.map { rows[$0] }
-            errorIndices = order.map { errorIndices[$0] }
-        }
+        mutating func sortByRow() { list.sortByPosition() }
     }
 }
