@@ -274,7 +274,7 @@ final class BatchWorker {
                         // an index clamped to the column) and counted only when it does: lists
                         // are short, and a loop that stops at the first decisive element
                         // mispredicts its exit about once a row. Longer lists loop on from
-                        // the third. `hit` is 1 for an element whose answer is decisive.
+                        // the third. A `…Hit` is 1 for an element whose answer is decisive.
                         let flip = decisive ^ 1
                         let lastElement = elements.count &- 1
                         for index in 0..<count {
@@ -456,21 +456,31 @@ final class BatchWorker {
         return Selection(rows: output, start: 0, count: k)
     }
 
+    /// Records that `row` failed with `error` (see ``admitsFailure(_:_:)``).
     private func fail(_ row: Int, _ error: consuming EvaluationError) {
-        // A budget error names what ran out in this engine's terms: the VM's own is the answer.
-        if error.kind == .limitExceeded { return suspect(row) }
-        guard failed[row - chunkStart] == 0 else { return }
-        failed[row - chunkStart] = 1
+        guard admitsFailure(row, error.kind) else { return }
         errors.append(row: row, error: error)
     }
 
-    /// ``fail(_:_:)`` with `table[position]`, recorded without copying the error when the
-    /// row before failed with the same entry.
+    /// ``fail(_:_:)`` with `table[position]`, a kernel's error for one distinct value: each
+    /// entry of the table is kept once, however many rows fail with it.
     private func fail(_ row: Int, errorAt position: Int, of table: [EvaluationError]) {
-        guard table[position].kind != .limitExceeded else { return suspect(row) }
-        guard failed[row - chunkStart] == 0 else { return }
-        failed[row - chunkStart] = 1
+        guard admitsFailure(row, table[position].kind) else { return }
         errors.append(row: row, errorAt: position, of: table)
+    }
+
+    /// Whether a failure of `kind` is recorded for `row`, which it then marks as failed: not
+    /// when the row failed already, nor for a budget error, which names what ran out in this
+    /// engine's terms and makes the row a suspect instead (the VM's own answer stands).
+    @inline(__always)
+    private func admitsFailure(_ row: Int, _ kind: EvaluationError.Kind) -> Bool {
+        if kind == .limitExceeded {
+            suspect(row)
+            return false
+        }
+        guard failed[row - chunkStart] == 0 else { return false }
+        failed[row - chunkStart] = 1
+        return true
     }
 
     // MARK: - Comparisons
