@@ -135,6 +135,37 @@ private struct TableItem: Queryable {
         #expect(outcomes == ["limitExceeded", "answered"])
     }
 
+    /// Many items whose names are long enough to live on the heap (where the one-test loop asks
+    /// for each name a few items ahead), between short names, nil and other lengths: each answer
+    /// is the general path's.
+    @Test(arguments: [
+        "name ENDSWITH[c] '.pdf'", "name BEGINSWITH 'a document'", "name CONTAINS[cd] 'NUMBER 1'",
+        "name == 'a document with a long name, number 12.pdf'", "name != 'short 10.pdf'", "name LIKE '*7*'",
+        "NOT (name ENDSWITH 'txt')",
+    ])
+    func longNamesAnswerAsTheGeneralPath(_ rule: String) throws {
+        let extensions = [".pdf", ".PDF", ".txt", "é.pdf"]
+        let items = (0..<300).map { index in
+            let name: String? =
+                index % 7 == 0
+                ? nil
+                : index % 5 == 0
+                    ? "short \(index).pdf" : "a document with a long name, number \(index)\(extensions[index % 4])"
+            return PlainItem(name: name, bytes: Int64(index), ratio: 0, flag: false, info: [:])
+        }
+        let parsed = try PredicateParser.parsePredicate(rule).predicate
+        let program = try Compiler.compile(
+            Binder.bind(parsed, selfType: .object(SchemaReference(PlainItem.fixedSchema))), source: rule)
+        var machine = VirtualMachine(program: program)
+        let boxed = items.map { item in
+            FusedComparisonTests.outcome { () throws(EvaluationError) in try machine.evaluate(on: .object(item)) }
+        }
+        #expect(Set(boxed).count == 2, "\(rule): both answers occur")
+        #expect(Self.inPlace(items, &machine) == boxed, "\(rule)")
+        // Fewer items than the distance the loop asks ahead.
+        #expect(Self.inPlace(Array(items.prefix(9)), &machine) == Array(boxed.prefix(9)), "\(rule), 9 items")
+    }
+
     /// The straight loop decides these sites: their words say so once the machine has seen
     /// items of the type.
     @Test func wordsNameTheWayTheyAreDecided() throws {

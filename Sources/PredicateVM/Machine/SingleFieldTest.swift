@@ -168,7 +168,7 @@ struct SiteTable: Sendable {
     /// Writes the rule's answer for each of the `count` items from `base` that the table decides
     /// to `answers`, and returns the others, in order: those of another schema than ``schema``,
     /// and those ``decide(_:_:_:)`` leaves.
-    @inlinable @inline(__always)
+    @inlinable @inline(never)
     func answer<Item: KeyValueCoding>(
         _ base: UnsafePointer<Item>, count: Int, sharedSchema: ObjectIdentifier?,
         into answers: UnsafeMutablePointer<Bool>
@@ -176,16 +176,9 @@ struct SiteTable: Sendable {
         var undecided: [Int] = []
         // Two loops, each compiled on its own: the one test's has no table to look up.
         if let single {
-            let inverted = singleInverted
-            for index in 0..<count {
-                let item = base + index
-                if sharedSchema ?? Item.schemaIdentity(of: item) == schema, let answer = single.decide(item) {
-                    answers[index] = answer != inverted
-                } else {
-                    undecided.append(index)
-                }
-            }
-            return undecided
+            return single.answerEach(
+                base, count: count, schema: schema, sharedSchema: sharedSchema, inverted: singleInverted,
+                into: answers)
         }
         tests.withUnsafeBufferPointer { tests in
             outcomes.withUnsafeBufferPointer { outcomes in

@@ -1,0 +1,260 @@
+import PredicateSemantics
+import PredicateValue
+
+extension SingleFieldTest {
+    /// Writes the answer of a rule that is this test (`inverted` or not) for each of the `count`
+    /// items from `base` to `answers`, and returns the others, in order: those of another schema
+    /// than `schema`, and those ``decide(_:)`` leaves.
+    ///
+    /// What the test is (a scalar, a stored string, a field's value, and which substring kernel)
+    /// is decided here, once per batch; each kind has a loop of its own (``ItemLoop/run(_:)``),
+    /// compiled for the item type where it is called, with nothing in it but the item's schema,
+    /// its field and the decision.
+    @inlinable
+    func answerEach<Item: KeyValueCoding>(
+        _ base: UnsafePointer<Item>, count: Int, schema: ObjectIdentifier, sharedSchema: ObjectIdentifier?,
+        inverted: Bool, into answers: UnsafeMutablePointer<Bool>
+    ) -> [Int] {
+        if let sharedSchema, sharedSchema != schema { return Array(0..<count) }
+        // With no schema shared by the type's objects, each object answers for its own.
+        let loop = ItemLoop(
+            base: base, count: count, checksEach: sharedSchema == nil, schema: schema, inverted: inverted,
+            answers: answers)
+        guard let strings else { return loop.run(ScalarFieldDecision(slot: slot, decision: decision)) }
+        if let stored {
+            let nilResult = decision.nilResult
+            return matcher._withUnsafeGuaranteedRef { box in
+                func run<Kernel: StringKernel>(_: Kernel.Type) -> [Int] {
+                    loop.run(
+                        StoredStringDecision<Kernel>(
+                            stored: stored, nilResult: nilResult, matcher: box.matcher, strings: strings))
+                }
+                switch kernel {
+                case .equal: return run(EqualKernel.self)
+                case .notEqual: return run(NotEqualKernel.self)
+                case .prefix: return run(PrefixKernel.self)
+                case .suffix: return run(SuffixKernel.self)
+                case .contains: return run(ContainsKernel.self)
+                case .other: return run(PreparedStringKernel.self)
+                }
+            }
+        }
+        let hint = StringStorageHint.learn(
+            base: UnsafeRawPointer(base), stride: MemoryLayout<Item>.stride, size: MemoryLayout<Item>.size,
+            count: count
+        ) { [slot] index in
+            guard loop.hasSchema(base + index), case .string(let text) = Item.value(atSlot: slot, of: base + index)
+            else { return nil }
+            return text
+        }
+        return matcher._withUnsafeGuaranteedRef { box in
+            func run<Kernel: StringKernel>(_: Kernel.Type) -> [Int] {
+                loop.run(ValueStringDecision<Kernel>(slot: slot, hint: hint, matcher: box.matcher, strings: strings))
+            }
+            switch kernel {
+            case .equal: return run(EqualKernel.self)
+            case .notEqual: return run(NotEqualKernel.self)
+            case .prefix: return run(PrefixKernel.self)
+            case .suffix: return run(SuffixKernel.self)
+            case .contains: return run(ContainsKernel.self)
+            case .other: return run(PreparedStringKernel.self)
+            }
+        }
+    }
+}
+
+/// The loop of ``SingleFieldTest/answerEach(_:count:schema:sharedSchema:inverted:into:)`` over a
+/// batch of items.
+@usableFromInline
+struct ItemLoop<Item: KeyValueCoding> {
+    @usableFromInline let base: UnsafePointer<Item>
+    @usableFromInline let count: Int
+    /// Whether each item's schema is asked for (the type's objects share none).
+    @usableFromInline let checksEach: Bool
+    @usableFromInline let schema: ObjectIdentifier
+    @usableFromInline let inverted: Bool
+    @usableFromInline let answers: UnsafeMutablePointer<Bool>
+
+    @inlinable
+    init(
+        base: UnsafePointer<Item>, count: Int, checksEach: Bool, schema: ObjectIdentifier, inverted: Bool,
+        answers: UnsafeMutablePointer<Bool>
+    ) {
+        self.base = base
+        self.count = count
+        self.checksEach = checksEach
+        self.schema = schema
+        self.inverted = inverted
+        self.answers = answers
+    }
+
+    /// Whether the item at `item` has the schema the rule was bound to.
+    @inlinable @inline(__always)
+    func hasSchema(_ item: UnsafePointer<Item>) -> Bool {
+        !checksEach || Item.schemaIdentity(of: item) == schema
+    }
+
+    /// Decides every item with `decision`, asking for what it reads of the item
+    /// ``prefetchDistance`` items on; returns the items of another schema and those `decision`
+    /// leaves. A function of its own per decision and item type, so that its state stays in
+    /// registers.
+    @inlinable @inline(never)
+    func run<Decision: ItemDecision>(_ decision: Decision) -> [Int] {
+        var undecided: [Int] = []
+        let last = count - 1
+        for index in 0..<count {
+            let item = base + index
+            decision.prefetch(UnsafeRawPointer(base + min(index &+ Self.prefetchDistance, last)))
+            if hasSchema(item), let answer = decision.decide(item) {
+                answers[index] = answer != inverted
+            } else {
+                undecided.append(index)
+            }
+        }
+        return undecided
+    }
+
+    /// How many items ahead ``run(_:)`` asks for a string's memory: far enough for a miss to
+    /// arrive while the items between are decided.
+    @inlinable
+    static var prefetchDistance: Int { 16 }
+}
+
+/// How ``ItemLoop/run(_:)`` decides one item, `nil` leaving it to the general path.
+@usableFromInline
+protocol ItemDecision {
+    func decide<Item: KeyValueCoding>(_ item: UnsafePointer<Item>) -> Bool?
+    /// Asks for the memory ``decide(_:)`` will read of the item at `item`.
+    func prefetch(_ item: UnsafeRawPointer)
+}
+
+/// A field read as a ``Scalar`` through the type's own requirement.
+@usableFromInline
+struct ScalarFieldDecision: ItemDecision {
+    @usableFromInline let slot: Int
+    @usableFromInline let decision: ScalarDecision
+
+    @inlinable
+    init(slot: Int, decision: ScalarDecision) {
+        self.slot = slot
+        self.decision = decision
+    }
+
+    @inlinable @inline(__always)
+    func decide<Item: KeyValueCoding>(_ item: UnsafePointer<Item>) -> Bool? {
+        decision.decide(Item.scalar(atSlot: slot, of: item))
+    }
+
+    @inlinable @inline(__always)
+    func prefetch(_ item: UnsafeRawPointer) {}
+}
+
+/// A string the type stores in place (``StoredString``), compared where it lies.
+@usableFromInline
+struct StoredStringDecision<Kernel: StringKernel>: ItemDecision {
+    @usableFromInline let stored: StoredString
+    @usableFromInline let nilResult: Bool?
+    @usableFromInline let matcher: StringMatcher
+    @usableFromInline let strings: Unmanaged<PreparedComparison>
+
+    @inlinable
+    init(stored: StoredString, nilResult: Bool?, matcher: StringMatcher, strings: Unmanaged<PreparedComparison>) {
+        self.stored = stored
+        self.nilResult = nilResult
+        self.matcher = matcher
+        self.strings = strings
+    }
+
+    @inlinable @inline(__always)
+    func decide<Item: KeyValueCoding>(_ item: UnsafePointer<Item>) -> Bool? {
+        stored.withString(
+            in: UnsafeRawPointer(item), whenNil: { nilResult }, { Kernel.test(matcher, strings, $0) })
+    }
+
+    @inlinable @inline(__always)
+    func prefetch(_ item: UnsafeRawPointer) { stored.prefetch(in: item) }
+}
+
+/// A field the type answers as a ``Value`` (the protocol's minimal conformance), decided when it
+/// is a string; its memory asked for where the first items showed it to be
+/// (``StringStorageHint``), when they did.
+@usableFromInline
+struct ValueStringDecision<Kernel: StringKernel>: ItemDecision {
+    @usableFromInline let slot: Int
+    @usableFromInline let hint: StringStorageHint?
+    @usableFromInline let matcher: StringMatcher
+    @usableFromInline let strings: Unmanaged<PreparedComparison>
+
+    @inlinable
+    init(slot: Int, hint: StringStorageHint?, matcher: StringMatcher, strings: Unmanaged<PreparedComparison>) {
+        self.slot = slot
+        self.hint = hint
+        self.matcher = matcher
+        self.strings = strings
+    }
+
+    @inlinable @inline(__always)
+    func decide<Item: KeyValueCoding>(_ item: UnsafePointer<Item>) -> Bool? {
+        guard case .string(let text) = Item.value(atSlot: slot, of: item) else { return nil }
+        return Kernel.test(matcher, strings, text)
+    }
+
+    @inlinable @inline(__always)
+    func prefetch(_ item: UnsafeRawPointer) { hint?.prefetch(in: item) }
+}
+
+/// A string test as a type, so that each loop calls its kernel directly.
+@usableFromInline
+protocol StringKernel {
+    /// The test's answer for `text`; `nil` when the general path must decide.
+    static func test(_ matcher: StringMatcher, _ strings: Unmanaged<PreparedComparison>, _ text: String) -> Bool?
+}
+
+@usableFromInline
+enum EqualKernel: StringKernel {
+    @inlinable @inline(__always)
+    static func test(_ matcher: StringMatcher, _ strings: Unmanaged<PreparedComparison>, _ text: String) -> Bool? {
+        matcher.equals(text)
+    }
+}
+
+@usableFromInline
+enum NotEqualKernel: StringKernel {
+    @inlinable @inline(__always)
+    static func test(_ matcher: StringMatcher, _ strings: Unmanaged<PreparedComparison>, _ text: String) -> Bool? {
+        !matcher.equals(text)
+    }
+}
+
+@usableFromInline
+enum PrefixKernel: StringKernel {
+    @inlinable @inline(__always)
+    static func test(_ matcher: StringMatcher, _ strings: Unmanaged<PreparedComparison>, _ text: String) -> Bool? {
+        matcher.isPrefix(of: text)
+    }
+}
+
+@usableFromInline
+enum SuffixKernel: StringKernel {
+    @inlinable @inline(__always)
+    static func test(_ matcher: StringMatcher, _ strings: Unmanaged<PreparedComparison>, _ text: String) -> Bool? {
+        matcher.isSuffix(of: text)
+    }
+}
+
+@usableFromInline
+enum ContainsKernel: StringKernel {
+    @inlinable @inline(__always)
+    static func test(_ matcher: StringMatcher, _ strings: Unmanaged<PreparedComparison>, _ text: String) -> Bool? {
+        matcher.isContained(in: text)
+    }
+}
+
+/// Any other string test (`LIKE`, `MATCHES`), through the comparison's own strings.
+@usableFromInline
+enum PreparedStringKernel: StringKernel {
+    @inlinable @inline(__always)
+    static func test(_ matcher: StringMatcher, _ strings: Unmanaged<PreparedComparison>, _ text: String) -> Bool? {
+        strings._withUnsafeGuaranteedRef { $0.strings?.holds(text) }
+    }
+}
