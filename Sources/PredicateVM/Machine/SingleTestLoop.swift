@@ -24,19 +24,9 @@ extension SingleFieldTest {
         if let stored {
             let nilResult = decision.nilResult
             return matcher._withUnsafeGuaranteedRef { box in
-                func run<Kernel: StringKernel>(_: Kernel.Type) -> [Int] {
-                    loop.run(
-                        StoredStringDecision<Kernel>(
-                            stored: stored, nilResult: nilResult, matcher: box.matcher, strings: strings))
-                }
-                switch kernel {
-                case .equal: return run(EqualKernel.self)
-                case .notEqual: return run(NotEqualKernel.self)
-                case .prefix: return run(PrefixKernel.self)
-                case .suffix: return run(SuffixKernel.self)
-                case .contains: return run(ContainsKernel.self)
-                case .other: return run(PreparedStringKernel.self)
-                }
+                kernel.withType(
+                    StoredStringLoop(
+                        loop: loop, stored: stored, nilResult: nilResult, matcher: box.matcher, strings: strings))
             }
         }
         let hint = StringStorageHint.learn(
@@ -48,18 +38,84 @@ extension SingleFieldTest {
             return text
         }
         return matcher._withUnsafeGuaranteedRef { box in
-            func run<Kernel: StringKernel>(_: Kernel.Type) -> [Int] {
-                loop.run(ValueStringDecision<Kernel>(slot: slot, hint: hint, matcher: box.matcher, strings: strings))
-            }
-            switch kernel {
-            case .equal: return run(EqualKernel.self)
-            case .notEqual: return run(NotEqualKernel.self)
-            case .prefix: return run(PrefixKernel.self)
-            case .suffix: return run(SuffixKernel.self)
-            case .contains: return run(ContainsKernel.self)
-            case .other: return run(PreparedStringKernel.self)
-            }
+            kernel.withType(ValueStringLoop(loop: loop, slot: slot, hint: hint, matcher: box.matcher, strings: strings))
         }
+    }
+}
+
+extension SingleFieldTest.Kernel {
+    /// What `body` does with the ``StringKernel`` type of this kernel: one loop per kernel.
+    @inlinable @inline(__always)
+    func withType<Body: KernelBody>(_ body: Body) -> Body.Result {
+        switch self {
+        case .equal: body.run(EqualKernel.self)
+        case .notEqual: body.run(NotEqualKernel.self)
+        case .prefix: body.run(PrefixKernel.self)
+        case .suffix: body.run(SuffixKernel.self)
+        case .contains: body.run(ContainsKernel.self)
+        case .other: body.run(PreparedStringKernel.self)
+        }
+    }
+}
+
+/// Work generic over a ``StringKernel`` (``SingleFieldTest/Kernel/withType(_:)``).
+@usableFromInline
+protocol KernelBody {
+    associatedtype Result
+    func run<Kernel: StringKernel>(_: Kernel.Type) -> Result
+}
+
+/// The loop over strings stored in place, for a kernel.
+@usableFromInline
+struct StoredStringLoop<Item: KeyValueCoding>: KernelBody {
+    @usableFromInline let loop: ItemLoop<Item>
+    @usableFromInline let stored: StoredString
+    @usableFromInline let nilResult: Bool?
+    @usableFromInline let matcher: StringMatcher
+    @usableFromInline let strings: Unmanaged<PreparedComparison>
+
+    @inlinable
+    init(
+        loop: ItemLoop<Item>, stored: StoredString, nilResult: Bool?, matcher: StringMatcher,
+        strings: Unmanaged<PreparedComparison>
+    ) {
+        self.loop = loop
+        self.stored = stored
+        self.nilResult = nilResult
+        self.matcher = matcher
+        self.strings = strings
+    }
+
+    @inlinable @inline(__always)
+    func run<Kernel: StringKernel>(_: Kernel.Type) -> [Int] {
+        loop.run(StoredStringDecision<Kernel>(stored: stored, nilResult: nilResult, matcher: matcher, strings: strings))
+    }
+}
+
+/// The loop over strings read as a field's value, for a kernel.
+@usableFromInline
+struct ValueStringLoop<Item: KeyValueCoding>: KernelBody {
+    @usableFromInline let loop: ItemLoop<Item>
+    @usableFromInline let slot: Int
+    @usableFromInline let hint: StringStorageHint?
+    @usableFromInline let matcher: StringMatcher
+    @usableFromInline let strings: Unmanaged<PreparedComparison>
+
+    @inlinable
+    init(
+        loop: ItemLoop<Item>, slot: Int, hint: StringStorageHint?, matcher: StringMatcher,
+        strings: Unmanaged<PreparedComparison>
+    ) {
+        self.loop = loop
+        self.slot = slot
+        self.hint = hint
+        self.matcher = matcher
+        self.strings = strings
+    }
+
+    @inlinable @inline(__always)
+    func run<Kernel: StringKernel>(_: Kernel.Type) -> [Int] {
+        loop.run(ValueStringDecision<Kernel>(slot: slot, hint: hint, matcher: matcher, strings: strings))
     }
 }
 
