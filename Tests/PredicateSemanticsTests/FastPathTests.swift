@@ -136,6 +136,46 @@ import Testing
         #expect(failures.isEmpty, "\(failures.prefix(10))")
     }
 
+    /// An ASCII suffix of text that is not ASCII but ends in ASCII is decided from the text's
+    /// last bytes alone; its answers are those of the exact folding, whatever comes before those
+    /// bytes (marks, a prepended format character, a joiner, ligatures, scalars that fold to
+    /// ASCII) and wherever the suffix starts.
+    @Test func asciiSuffixOfTextThatIsNotASCIIFoldsAsExactly() {
+        var random = SeededGenerator(seed: 13)
+        let ascii = Array("aAbBpPdDfF.zZ@[`{ 09".unicodeScalars)
+        let others = Array("éÉßﬁ\u{212A}\u{17F}ö\u{301}\u{600}\u{200D}\u{1F600}\u{AC00}\u{1100}".unicodeScalars)
+        var failures: [String] = []
+        var found = 0
+        for _ in 0..<3_000 {
+            let head = (0..<Int.random(in: 1...4, using: &random)).map { _ in
+                others[Int.random(in: 0..<others.count, using: &random)]
+            }
+            let tail = (0..<Int.random(in: 0...8, using: &random)).map { _ in
+                ascii[Int.random(in: 0..<ascii.count, using: &random)]
+            }
+            let text = String(String.UnicodeScalarView(head + tail))
+            // The end of the tail, or more than it (reaching into the head), its case flipped.
+            let length = Int.random(in: 1...(tail.count + 2), using: &random)
+            let needle = String(
+                String.UnicodeScalarView(
+                    (head.suffix(max(0, length - tail.count)) + tail.suffix(length)).map { scalar in
+                        guard scalar.isASCII, Bool.random(using: &random) else { return scalar }
+                        return String(scalar).uppercased().unicodeScalars.first ?? scalar
+                    }))
+            // Only ASCII needles take the path; others keep it honest.
+            let suffixes = [needle, String(needle.unicodeScalars.filter(\.isASCII))].filter { !$0.isEmpty }
+            for suffix in suffixes {
+                for options in FoldingConformanceTests.foldingOptions {
+                    let (check, isSuffix) = Self.firstDisagreement(text, suffix, options)
+                    if isSuffix { found += 1 }
+                    if let check { failures.append("check \(check) \(options.rawValue) \(hex(text)) | \(hex(suffix))") }
+                }
+            }
+        }
+        #expect(failures.isEmpty, "\(failures.prefix(10))")
+        #expect(found > 1_000, "suffixes found")
+    }
+
     /// Text that is not ASCII takes the table paths (folded into a buffer on the stack, or for a
     /// suffix only its last scalars folded); their answers are those of the exact folding,
     /// whatever marks, supplementary scalars or ligatures lie before or inside the part compared.

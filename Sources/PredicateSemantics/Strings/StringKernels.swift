@@ -211,6 +211,24 @@ enum StringKernels {
         bytes.lazy.map { lowercased ? StringFolding.asciiLowercase($0) : $0 }
     }
 
+    /// Whether the last `needle.count` bytes of `text` (at least that many), their letters
+    /// lowercased when `lowercased`, are `needle` (ASCII, already lowercased then); `nil` when one
+    /// of those bytes is not ASCII. Every byte is looked at, without a branch on what it holds.
+    static func asciiSuffix(_ text: UnsafeBufferPointer<UInt8>, _ needle: [UInt8], lowercased: Bool) -> Bool? {
+        guard let base = text.baseAddress, needle.count <= text.count else { return nil }
+        let end = base + (text.count - needle.count)
+        return needle.withUnsafeBufferPointer { needle in
+            var high: UInt8 = 0
+            var differs: UInt8 = 0
+            for index in needle.indices {
+                let byte = end[index]
+                high |= byte
+                differs |= (lowercased ? StringFolding.asciiLowercase(byte) : byte) ^ needle[index]
+            }
+            return high < 0x80 ? differs == 0 : nil
+        }
+    }
+
     /// Whether the ASCII bytes `haystack`, their letters lowercased when `lowercased`, contain
     /// `needle` (ASCII, already lowercased then): ``contains(_:_:)``, with the places where the
     /// needle's first byte occurs found eight bytes at a time, each byte lowercased once.

@@ -121,6 +121,10 @@ public struct StringMatcher: Sendable {
     private let bytes: [UInt8]
     /// Whether ``bytes`` is ASCII.
     private let isASCII: Bool
+    /// An ASCII ``bytes`` of at most eight bytes as the last bytes of a little-endian word, and
+    /// the mask of those bytes (zero otherwise): a suffix compared with one load.
+    private let suffixWord: UInt64
+    private let suffixMask: UInt64
 
     /// Prepares `string` for comparisons under `options`.
     public init(_ string: String, options: ComparisonOptions) {
@@ -140,6 +144,21 @@ public struct StringMatcher: Sendable {
                 scalars.allSatisfy { $0 < 0x80 } ? scalars.map { UInt8(truncatingIfNeeded: $0) } : Array(string.utf8)
         }
         isASCII = bytes.allSatisfy { $0 < 0x80 }
+        (suffixWord, suffixMask) = isASCII ? Self.lastBytesWord(bytes) : (0, 0)
+    }
+
+    /// `bytes` (at most eight) as the most significant bytes of a little-endian word, and their
+    /// mask; zeros for more than eight.
+    private static func lastBytesWord(_ bytes: [UInt8]) -> (word: UInt64, mask: UInt64) {
+        guard bytes.count <= 8 else { return (0, 0) }
+        var word: UInt64 = 0
+        var mask: UInt64 = 0
+        for (index, byte) in bytes.enumerated() {
+            let shift = UInt64(8 &* (8 &- bytes.count &+ index))
+            word |= UInt64(byte) << shift
+            mask |= 0xFF << shift
+        }
+        return (word, mask)
     }
 
     /// `other == string` under the options.
@@ -204,6 +223,26 @@ public struct StringMatcher: Sendable {
         let onBytes = StringKernels.withUTF8(text) { utf8 -> Bool? in
             guard case .folded(let caseInsensitive, let diacriticInsensitive) = kind else {
                 return test.run(utf8, bytes)
+            }
+            // An ASCII suffix is compared with as many bytes at the end of the text, when they
+            // are ASCII: they are then the text's last scalars, starters that fold as ASCII does
+            // whatever comes before them (`Résumé.PDF` ENDSWITH[c] `.pdf`), so the rest is
+            // neither scanned nor folded. (Not a prefix: a mark after it would change its folding.)
+            if isASCII, case .suffix = test {
+                guard utf8.count >= bytes.count else { return false }
+                if suffixMask != 0, utf8.count >= 8, let base = utf8.baseAddress {
+                    // The text's last eight bytes in one word; only the needle's are compared
+                    // (and others cleared first, so that lowering them carries into nothing).
+                    let last = UInt64(
+                        littleEndian: UnsafeRawPointer(base + (utf8.count &- 8)).loadUnaligned(as: UInt64.self))
+                    let end = last & suffixMask
+                    if end & 0x8080_8080_8080_8080 == 0 {
+                        let folded = kind.lowercasesASCII ? StringKernels.asciiLowercased(end) : end
+                        return folded == suffixWord
+                    }
+                } else if let answer = StringKernels.asciiSuffix(utf8, bytes, lowercased: kind.lowercasesASCII) {
+                    return answer
+                }
             }
             guard StringKernels.isASCII(utf8) else {
                 // A suffix, a prefix or an equality needs only the scalars it compares folded; a
