@@ -166,6 +166,34 @@ private struct TableItem: Queryable {
         #expect(Self.inPlace(Array(items.prefix(9)), &machine) == Array(boxed.prefix(9)), "\(rule), 9 items")
     }
 
+    /// A batch large enough for the one-test loop to ask for each name's memory ahead (more
+    /// bytes of items than ``StringStorageHint/worthwhileBytes``) answers as the same items do in
+    /// batches too small for it, which ``longNamesAnswerAsTheGeneralPath(_:)`` checks against the
+    /// general path.
+    @Test(arguments: ["name ENDSWITH[c] '.pdf'", "name CONTAINS 'number 1'", "NOT (name BEGINSWITH 'a doc')"])
+    func largeBatchesAnswerAsSmallOnes(_ rule: String) throws {
+        let count = StringStorageHint.worthwhileBytes / MemoryLayout<PlainItem>.stride + 1_000
+        let extensions = [".pdf", ".PDF", ".txt", "é.pdf"]
+        let items = (0..<count).map { index in
+            let name: String? =
+                index % 7 == 0
+                ? nil : "a document with a long name, number \(index)\(extensions[index % 4])"
+            return PlainItem(name: name, bytes: Int64(index), ratio: 0, flag: false, info: [:])
+        }
+        let parsed = try PredicateParser.parsePredicate(rule).predicate
+        let program = try Compiler.compile(
+            Binder.bind(parsed, selfType: .object(SchemaReference(PlainItem.fixedSchema))), source: rule)
+        var machine = VirtualMachine(program: program)
+        let whole = machine.evaluate(items: items)
+        var answers: [Bool] = []
+        for start in stride(from: 0, to: count, by: 1_000) {
+            answers += machine.evaluate(items: Array(items[start..<min(start + 1_000, count)])).answers
+        }
+        #expect(whole.answers == answers, "\(rule)")
+        #expect(whole.failures.isEmpty)
+        #expect(Set(answers).count == 2, "\(rule): both answers occur")
+    }
+
     /// The straight loop decides these sites: their words say so once the machine has seen
     /// items of the type.
     @Test func wordsNameTheWayTheyAreDecided() throws {

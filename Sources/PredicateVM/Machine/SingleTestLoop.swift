@@ -31,7 +31,7 @@ extension SingleFieldTest {
         }
         let hint = StringStorageHint.learn(
             base: UnsafeRawPointer(base), stride: MemoryLayout<Item>.stride, size: MemoryLayout<Item>.size,
-            count: count
+            count: count, worthwhile: count &* MemoryLayout<Item>.stride >= StringStorageHint.worthwhileBytes
         ) { [slot] index in
             guard loop.hasSchema(base + index), case .string(let text) = Item.value(atSlot: slot, of: base + index)
             else { return nil }
