@@ -228,8 +228,7 @@ public struct StringMatcher: Sendable {
             // are ASCII: they are then the text's last scalars, starters that fold as ASCII does
             // whatever comes before them (`Résumé.PDF` ENDSWITH[c] `.pdf`), so the rest is
             // neither scanned nor folded. (Not a prefix: a mark after it would change its folding.)
-            if isASCII, case .suffix = test {
-                guard utf8.count >= bytes.count else { return false }
+            if isASCII, case .suffix = test, utf8.count >= bytes.count {
                 if suffixMask != 0, utf8.count >= 8, let base = utf8.baseAddress {
                     // The text's last eight bytes in one word; only the needle's are compared
                     // (and others cleared first, so that lowering them carries into nothing).
