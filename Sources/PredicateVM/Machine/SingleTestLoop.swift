@@ -22,7 +22,12 @@ extension SingleFieldTest {
             answers: answers)
         guard let strings else { return loop.run(ScalarFieldDecision(slot: slot, decision: decision)) }
         if let stored {
-            return run(StoredPlace(stored: stored, nilResult: decision.nilResult), loop, strings)
+            let nilResult = decision.nilResult
+            return matcher._withUnsafeGuaranteedRef { box in
+                kernel.withType(
+                    StoredStringLoop(
+                        loop: loop, stored: stored, nilResult: nilResult, matcher: box.matcher, strings: strings))
+            }
         }
         let hint = StringStorageHint.learn(
             base: UnsafeRawPointer(base), stride: MemoryLayout<Item>.stride, size: MemoryLayout<Item>.size,
@@ -32,16 +37,8 @@ extension SingleFieldTest {
             else { return nil }
             return text
         }
-        return run(ValuePlace(slot: slot, hint: hint), loop, strings)
-    }
-
-    /// The loop of this test's kernel over strings read from `place`.
-    @inlinable @inline(__always)
-    func run<Item: KeyValueCoding, Place: StringPlace>(
-        _ place: Place, _ loop: ItemLoop<Item>, _ strings: Unmanaged<PreparedComparison>
-    ) -> [Int] {
-        matcher._withUnsafeGuaranteedRef { box in
-            kernel.withType(StringLoop(loop: loop, place: place, matcher: box.matcher, strings: strings))
+        return matcher._withUnsafeGuaranteedRef { box in
+            kernel.withType(ValueStringLoop(loop: loop, slot: slot, hint: hint, matcher: box.matcher, strings: strings))
         }
     }
 }
@@ -68,25 +65,57 @@ protocol KernelBody {
     func run<Kernel: StringKernel>(_: Kernel.Type) -> Result
 }
 
-/// The loop of a kernel over the strings read from a ``StringPlace``.
+/// The loop over strings stored in place, for a kernel.
 @usableFromInline
-struct StringLoop<Item: KeyValueCoding, Place: StringPlace>: KernelBody {
+struct StoredStringLoop<Item: KeyValueCoding>: KernelBody {
     @usableFromInline let loop: ItemLoop<Item>
-    @usableFromInline let place: Place
+    @usableFromInline let stored: StoredString
+    @usableFromInline let nilResult: Bool?
     @usableFromInline let matcher: StringMatcher
     @usableFromInline let strings: Unmanaged<PreparedComparison>
 
     @inlinable
-    init(loop: ItemLoop<Item>, place: Place, matcher: StringMatcher, strings: Unmanaged<PreparedComparison>) {
+    init(
+        loop: ItemLoop<Item>, stored: StoredString, nilResult: Bool?, matcher: StringMatcher,
+        strings: Unmanaged<PreparedComparison>
+    ) {
         self.loop = loop
-        self.place = place
+        self.stored = stored
+        self.nilResult = nilResult
         self.matcher = matcher
         self.strings = strings
     }
 
     @inlinable @inline(__always)
     func run<Kernel: StringKernel>(_: Kernel.Type) -> [Int] {
-        loop.run(StringDecision<Place, Kernel>(place: place, matcher: matcher, strings: strings))
+        loop.run(StoredStringDecision<Kernel>(stored: stored, nilResult: nilResult, matcher: matcher, strings: strings))
+    }
+}
+
+/// The loop over strings read as a field's value, for a kernel.
+@usableFromInline
+struct ValueStringLoop<Item: KeyValueCoding>: KernelBody {
+    @usableFromInline let loop: ItemLoop<Item>
+    @usableFromInline let slot: Int
+    @usableFromInline let hint: StringStorageHint?
+    @usableFromInline let matcher: StringMatcher
+    @usableFromInline let strings: Unmanaged<PreparedComparison>
+
+    @inlinable
+    init(
+        loop: ItemLoop<Item>, slot: Int, hint: StringStorageHint?, matcher: StringMatcher,
+        strings: Unmanaged<PreparedComparison>
+    ) {
+        self.loop = loop
+        self.slot = slot
+        self.hint = hint
+        self.matcher = matcher
+        self.strings = strings
+    }
+
+    @inlinable @inline(__always)
+    func run<Kernel: StringKernel>(_: Kernel.Type) -> [Int] {
+        loop.run(ValueStringDecision<Kernel>(slot: slot, hint: hint, matcher: matcher, strings: strings))
     }
 }
 
@@ -176,55 +205,26 @@ struct ScalarFieldDecision: ItemDecision {
     func prefetch(_ item: UnsafeRawPointer) {}
 }
 
-/// A string field's test by a kernel, the string read from `Place`.
+/// A string the type stores in place (``StoredString``), compared where it lies.
 @usableFromInline
-struct StringDecision<Place: StringPlace, Kernel: StringKernel>: ItemDecision {
-    @usableFromInline let place: Place
+struct StoredStringDecision<Kernel: StringKernel>: ItemDecision {
+    @usableFromInline let stored: StoredString
+    @usableFromInline let nilResult: Bool?
     @usableFromInline let matcher: StringMatcher
     @usableFromInline let strings: Unmanaged<PreparedComparison>
 
     @inlinable
-    init(place: Place, matcher: StringMatcher, strings: Unmanaged<PreparedComparison>) {
-        self.place = place
+    init(stored: StoredString, nilResult: Bool?, matcher: StringMatcher, strings: Unmanaged<PreparedComparison>) {
+        self.stored = stored
+        self.nilResult = nilResult
         self.matcher = matcher
         self.strings = strings
     }
 
     @inlinable @inline(__always)
     func decide<Item: KeyValueCoding>(_ item: UnsafePointer<Item>) -> Bool? {
-        place.withString(item) { Kernel.test(matcher, strings, $0) }
-    }
-
-    @inlinable @inline(__always)
-    func prefetch(_ item: UnsafeRawPointer) { place.prefetch(item) }
-}
-
-/// Where a string field's test reads the string of an item.
-@usableFromInline
-protocol StringPlace {
-    /// `test` applied to the item's string; what the field without a string decides, or `nil`
-    /// when the general path must.
-    func withString<Item: KeyValueCoding>(_ item: UnsafePointer<Item>, _ test: (String) -> Bool?) -> Bool?
-    /// Asks for the memory ``withString(_:_:)`` will read of the item at `item`.
-    func prefetch(_ item: UnsafeRawPointer)
-}
-
-/// A string the type stores in place (``StoredString``), compared where it lies.
-@usableFromInline
-struct StoredPlace: StringPlace {
-    @usableFromInline let stored: StoredString
-    /// The answer for an absent optional string.
-    @usableFromInline let nilResult: Bool?
-
-    @inlinable
-    init(stored: StoredString, nilResult: Bool?) {
-        self.stored = stored
-        self.nilResult = nilResult
-    }
-
-    @inlinable @inline(__always)
-    func withString<Item: KeyValueCoding>(_ item: UnsafePointer<Item>, _ test: (String) -> Bool?) -> Bool? {
-        stored.withString(in: UnsafeRawPointer(item), whenNil: { nilResult }, test)
+        stored.withString(
+            in: UnsafeRawPointer(item), whenNil: { nilResult }, { Kernel.test(matcher, strings, $0) })
     }
 
     @inlinable @inline(__always)
@@ -235,20 +235,24 @@ struct StoredPlace: StringPlace {
 /// is a string; its memory asked for where the first items showed it to be
 /// (``StringStorageHint``), when they did.
 @usableFromInline
-struct ValuePlace: StringPlace {
+struct ValueStringDecision<Kernel: StringKernel>: ItemDecision {
     @usableFromInline let slot: Int
     @usableFromInline let hint: StringStorageHint?
+    @usableFromInline let matcher: StringMatcher
+    @usableFromInline let strings: Unmanaged<PreparedComparison>
 
     @inlinable
-    init(slot: Int, hint: StringStorageHint?) {
+    init(slot: Int, hint: StringStorageHint?, matcher: StringMatcher, strings: Unmanaged<PreparedComparison>) {
         self.slot = slot
         self.hint = hint
+        self.matcher = matcher
+        self.strings = strings
     }
 
     @inlinable @inline(__always)
-    func withString<Item: KeyValueCoding>(_ item: UnsafePointer<Item>, _ test: (String) -> Bool?) -> Bool? {
+    func decide<Item: KeyValueCoding>(_ item: UnsafePointer<Item>) -> Bool? {
         guard case .string(let text) = Item.value(atSlot: slot, of: item) else { return nil }
-        return test(text)
+        return Kernel.test(matcher, strings, text)
     }
 
     @inlinable @inline(__always)
