@@ -21,17 +21,20 @@ extension SingleFieldTest {
             base: base, count: count, checksEach: sharedSchema == nil, schema: schema, inverted: inverted,
             answers: answers)
         guard let strings else { return loop.run(ScalarFieldDecision(slot: slot, decision: decision)) }
+        // Strings are asked for ahead only past the size where that pays (see the constant).
+        let asksAhead = count &* MemoryLayout<Item>.stride >= StringStorageHint.worthwhileBytes
         if let stored {
             let nilResult = decision.nilResult
             return matcher._withUnsafeGuaranteedRef { box in
                 kernel.withType(
                     StoredStringLoop(
-                        loop: loop, stored: stored, nilResult: nilResult, matcher: box.matcher, strings: strings))
+                        loop: loop, stored: stored, asksAhead: asksAhead, nilResult: nilResult, matcher: box.matcher,
+                        strings: strings))
             }
         }
         let hint = StringStorageHint.learn(
             base: UnsafeRawPointer(base), stride: MemoryLayout<Item>.stride, size: MemoryLayout<Item>.size,
-            count: count, worthwhile: count &* MemoryLayout<Item>.stride >= StringStorageHint.worthwhileBytes
+            count: count, worthwhile: asksAhead
         ) { [slot] index in
             guard loop.hasSchema(base + index), case .string(let text) = Item.value(atSlot: slot, of: base + index)
             else { return nil }
@@ -70,17 +73,19 @@ protocol KernelBody {
 struct StoredStringLoop<Item: KeyValueCoding>: KernelBody {
     @usableFromInline let loop: ItemLoop<Item>
     @usableFromInline let stored: StoredString
+    @usableFromInline let asksAhead: Bool
     @usableFromInline let nilResult: Bool?
     @usableFromInline let matcher: StringMatcher
     @usableFromInline let strings: Unmanaged<PreparedComparison>
 
     @inlinable
     init(
-        loop: ItemLoop<Item>, stored: StoredString, nilResult: Bool?, matcher: StringMatcher,
+        loop: ItemLoop<Item>, stored: StoredString, asksAhead: Bool, nilResult: Bool?, matcher: StringMatcher,
         strings: Unmanaged<PreparedComparison>
     ) {
         self.loop = loop
         self.stored = stored
+        self.asksAhead = asksAhead
         self.nilResult = nilResult
         self.matcher = matcher
         self.strings = strings
@@ -88,7 +93,9 @@ struct StoredStringLoop<Item: KeyValueCoding>: KernelBody {
 
     @inlinable @inline(__always)
     func run<Kernel: StringKernel>(_: Kernel.Type) -> [Int] {
-        loop.run(StoredStringDecision<Kernel>(stored: stored, nilResult: nilResult, matcher: matcher, strings: strings))
+        loop.run(
+            StoredStringDecision<Kernel>(
+                stored: stored, asksAhead: asksAhead, nilResult: nilResult, matcher: matcher, strings: strings))
     }
 }
 
@@ -209,13 +216,19 @@ struct ScalarFieldDecision: ItemDecision {
 @usableFromInline
 struct StoredStringDecision<Kernel: StringKernel>: ItemDecision {
     @usableFromInline let stored: StoredString
+    /// Whether the string is asked for ahead (a batch past ``StringStorageHint/worthwhileBytes``).
+    @usableFromInline let asksAhead: Bool
     @usableFromInline let nilResult: Bool?
     @usableFromInline let matcher: StringMatcher
     @usableFromInline let strings: Unmanaged<PreparedComparison>
 
     @inlinable
-    init(stored: StoredString, nilResult: Bool?, matcher: StringMatcher, strings: Unmanaged<PreparedComparison>) {
+    init(
+        stored: StoredString, asksAhead: Bool, nilResult: Bool?, matcher: StringMatcher,
+        strings: Unmanaged<PreparedComparison>
+    ) {
         self.stored = stored
+        self.asksAhead = asksAhead
         self.nilResult = nilResult
         self.matcher = matcher
         self.strings = strings
@@ -228,7 +241,7 @@ struct StoredStringDecision<Kernel: StringKernel>: ItemDecision {
     }
 
     @inlinable @inline(__always)
-    func prefetch(_ item: UnsafeRawPointer) { stored.prefetch(in: item) }
+    func prefetch(_ item: UnsafeRawPointer) { if asksAhead { stored.prefetch(in: item) } }
 }
 
 /// A field the type answers as a ``Value`` (the protocol's minimal conformance), decided when it
