@@ -37,9 +37,9 @@ public struct Scalar: Hashable, Sendable {
     }
 
     /// ``Value/nil``.
-    public static let `nil` = Scalar(kind: .nil, bits: 0)
+    @inlinable public static var `nil`: Scalar { Scalar(kind: .nil, bits: 0) }
     /// Not a scalar.
-    public static let other = Scalar(kind: .other, bits: 0)
+    @inlinable public static var other: Scalar { Scalar(kind: .other, bits: 0) }
 
     /// A Boolean.
     @inlinable

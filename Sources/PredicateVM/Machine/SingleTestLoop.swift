@@ -20,7 +20,14 @@ extension SingleFieldTest {
         let loop = ItemLoop(
             base: base, count: count, checksEach: sharedSchema == nil, schema: schema, inverted: inverted,
             answers: answers)
-        guard let strings else { return loop.run(ScalarFieldDecision(slot: slot, decision: decision)) }
+        guard let strings else {
+            // Integer bounds (`BETWEEN`, `<`, `==` against integers): an integer operand, the
+            // usual one, is decided by one comparison before the whole decision is looked at.
+            if let integers = decision.integers {
+                return loop.run(IntegerFieldDecision(slot: slot, integers: integers, decision: decision))
+            }
+            return loop.run(ScalarFieldDecision(slot: slot, decision: decision))
+        }
         // Strings are asked for ahead only past the size where that pays (see the constant).
         let asksAhead = count &* MemoryLayout<Item>.stride >= StringStorageHint.worthwhileBytes
         if let stored {
@@ -206,6 +213,33 @@ struct ScalarFieldDecision: ItemDecision {
     @inlinable @inline(__always)
     func decide<Item: KeyValueCoding>(_ item: UnsafePointer<Item>) -> Bool? {
         decision.decide(Item.scalar(atSlot: slot, of: item))
+    }
+
+    @inlinable @inline(__always)
+    func prefetch(_ item: UnsafeRawPointer) {}
+}
+
+/// A field compared with integer bounds, read as a ``Scalar`` through the type's own
+/// requirement: an integer is decided by the bounds alone (one unsigned comparison), any other
+/// kind by the whole decision.
+@usableFromInline
+struct IntegerFieldDecision: ItemDecision {
+    @usableFromInline let slot: Int
+    @usableFromInline let integers: IntegerTest
+    @usableFromInline let decision: ScalarDecision
+
+    @inlinable
+    init(slot: Int, integers: IntegerTest, decision: ScalarDecision) {
+        self.slot = slot
+        self.integers = integers
+        self.decision = decision
+    }
+
+    @inlinable @inline(__always)
+    func decide<Item: KeyValueCoding>(_ item: UnsafePointer<Item>) -> Bool? {
+        let scalar = Item.scalar(atSlot: slot, of: item)
+        if scalar.kind == .int { return integers.holds(scalar.int) }
+        return decision.decide(scalar)
     }
 
     @inlinable @inline(__always)
