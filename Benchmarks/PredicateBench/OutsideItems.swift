@@ -276,28 +276,20 @@ struct OutsideRule: Sendable {
     let name: String
     let rule: String
     let tree: OutsideTree
-    let native: @Sendable (UnsafePointer<OutsideItem>) -> Bool
+    let native: any OutsideNativeTest.Type
 
     /// The shapes the issue names: `BETWEEN`, a `userInfo` key of mixed types, a mixed `OR`,
     /// strings; and a plain Boolean.
     static let all: [OutsideRule] = [
         OutsideRule(
             name: "bool", rule: "isUploaded == YES",
-            tree: .compare(.field(.isUploaded), .equal, .constant(.bool(true))), native: { $0.pointee.isUploaded }),
+            tree: .compare(.field(.isUploaded), .equal, .constant(.bool(true))), native: UploadedTest.self),
         OutsideRule(
             name: "between", rule: "documentSize BETWEEN {1000000, 50000000}",
-            tree: .between(.field(.documentSize), 1_000_000, 50_000_000),
-            native: { (1_000_000...50_000_000).contains($0.pointee.documentSize) }),
+            tree: .between(.field(.documentSize), 1_000_000, 50_000_000), native: BetweenTest.self),
         OutsideRule(
             name: "userInfo key", rule: "userInfo.rank >= 3",
-            tree: .compare(.field(.userInfo("rank")), .greaterOrEqual, .constant(.int(3))),
-            native: { item in
-                switch item.pointee.userInfo["rank"] {
-                case .int(let rank)?: return rank >= 3
-                case .double(let rank)?: return rank >= 3
-                default: return false
-                }
-            }),
+            tree: .compare(.field(.userInfo("rank")), .greaterOrEqual, .constant(.int(3))), native: RankTest.self),
         OutsideRule(
             name: "mixed or",
             rule: "(isShared == YES AND isTrashed == NO) OR (rank != nil AND documentSize < 5000000)",
@@ -308,20 +300,87 @@ struct OutsideRule: Sendable {
                 .and(
                     .compare(.field(.rank), .notEqual, .constant(.none)),
                     .compare(.field(.documentSize), .less, .constant(.int(5_000_000))))),
-            native: { item in
-                (item.pointee.isShared && !item.pointee.isTrashed)
-                    || (item.pointee.rank != nil && item.pointee.documentSize < 5_000_000)
-            }),
+            native: MixedOrTest.self),
         OutsideRule(
             name: "suffix [c]", rule: "name ENDSWITH[c] '.pdf'", tree: .endsWith(.field(.name), pdfSuffix),
-            native: { pdfSuffix.isSuffix(of: $0.pointee.name) }),
+            native: SuffixTest.self),
         OutsideRule(
             name: "string ==", rule: "owner == 'me' OR name == 'notes 7.txt'",
             tree: .or(
                 .compare(.field(.owner), .equal, .constant(.string("me"))),
                 .compare(.field(.name), .equal, .constant(.string("notes 7.txt")))),
-            native: { $0.pointee.owner == "me" || $0.pointee.name == "notes 7.txt" }),
+            native: StringEqualTest.self),
     ]
 
-    private static let pdfSuffix = StringMatcher(".pdf", options: .caseInsensitive)
+    fileprivate static let pdfSuffix = StringMatcher(".pdf", options: .caseInsensitive)
+
+    /// How many of the `count` items from `base` pass `test`: the loop the walker and the closure
+    /// compiler run in, a function of its own so that the optimiser can specialise it for the
+    /// closure it is given (the closure compiler's outermost closure then runs inline, as it does
+    /// where a program compiles a rule and loops over items in one place).
+    @inline(never)
+    static func countMatches(
+        _ test: (UnsafePointer<OutsideItem>) -> Bool, _ base: UnsafePointer<OutsideItem>, _ count: Int
+    ) -> Int {
+        var matches = 0
+        for index in 0..<count where test(base + index) { matches += 1 }
+        return matches
+    }
+}
+
+/// A rule written by hand over the struct's own fields.
+protocol OutsideNativeTest: Sendable {
+    static func matches(_ item: UnsafePointer<OutsideItem>) -> Bool
+    /// How many of the `count` items from `base` match (a requirement, so that each rule's
+    /// conformance has its own loop).
+    static func count(_ base: UnsafePointer<OutsideItem>, _ count: Int) -> Int
+}
+
+extension OutsideNativeTest {
+    /// How many of the `count` items from `base` match: the loop a skilled engineer writes, one
+    /// function per rule with the test inline in it.
+    static func count(_ base: UnsafePointer<OutsideItem>, _ count: Int) -> Int {
+        var matches = 0
+        for index in 0..<count where Self.matches(base + index) { matches += 1 }
+        return matches
+    }
+}
+
+enum UploadedTest: OutsideNativeTest {
+    static func matches(_ item: UnsafePointer<OutsideItem>) -> Bool { item.pointee.isUploaded }
+}
+
+enum BetweenTest: OutsideNativeTest {
+    static func matches(_ item: UnsafePointer<OutsideItem>) -> Bool {
+        (1_000_000...50_000_000).contains(item.pointee.documentSize)
+    }
+}
+
+enum RankTest: OutsideNativeTest {
+    static func matches(_ item: UnsafePointer<OutsideItem>) -> Bool {
+        switch item.pointee.userInfo["rank"] {
+        case .int(let rank)?: return rank >= 3
+        case .double(let rank)?: return rank >= 3
+        default: return false
+        }
+    }
+}
+
+enum MixedOrTest: OutsideNativeTest {
+    static func matches(_ item: UnsafePointer<OutsideItem>) -> Bool {
+        (item.pointee.isShared && !item.pointee.isTrashed)
+            || (item.pointee.rank != nil && item.pointee.documentSize < 5_000_000)
+    }
+}
+
+enum SuffixTest: OutsideNativeTest {
+    static func matches(_ item: UnsafePointer<OutsideItem>) -> Bool {
+        OutsideRule.pdfSuffix.isSuffix(of: item.pointee.name)
+    }
+}
+
+enum StringEqualTest: OutsideNativeTest {
+    static func matches(_ item: UnsafePointer<OutsideItem>) -> Bool {
+        item.pointee.owner == "me" || item.pointee.name == "notes 7.txt"
+    }
 }
