@@ -322,9 +322,9 @@ struct OutsideRule: Sendable {
     static func countMatches(
         _ test: (UnsafePointer<OutsideItem>) -> Bool, _ base: UnsafePointer<OutsideItem>, _ count: Int
     ) -> Int {
-        var matches = 0
-        for index in 0..<count where test(base + index) { matches += 1 }
-        return matches
+        // Summed rather than branched on: a branch per item would be mispredicted on half of
+        // them (the answers are random), which costs more than most rules.
+        (0..<count).reduce(0) { $0 + (test(base + $1) ? 1 : 0) }
     }
 }
 
@@ -340,9 +340,7 @@ extension OutsideNativeTest {
     /// How many of the `count` items from `base` match: the loop a skilled engineer writes, one
     /// function per rule with the test inline in it.
     static func count(_ base: UnsafePointer<OutsideItem>, _ count: Int) -> Int {
-        var matches = 0
-        for index in 0..<count where Self.matches(base + index) { matches += 1 }
-        return matches
+        (0..<count).reduce(0) { $0 + (Self.matches(base + $1) ? 1 : 0) }
     }
 }
 
