@@ -219,9 +219,14 @@ struct ScalarFieldDecision: ItemDecision {
     func prefetch(_ item: UnsafeRawPointer) {}
 }
 
-/// A field compared with integer bounds, read as a ``Scalar`` through the type's own
-/// requirement: an integer is decided by the bounds alone (one unsigned comparison), any other
-/// kind by the whole decision.
+/// A field compared with integer bounds, read through the type's `value(atSlot:)`: an integer is
+/// decided by the bounds alone (one unsigned comparison), any other kind by the whole decision.
+///
+/// The value, not the ``Scalar`` the type may also answer (both mean the same): types that reach
+/// this loop answer scalars for fields they do not store, mostly by the protocol's default, which
+/// converts the value through a jump over all its kinds; testing the value's case instead took
+/// `documentSize BETWEEN {…}` over the minimal conformance from 89 to 82 instructions an item
+/// (5.5 to 5.2 ns).
 @usableFromInline
 struct IntegerFieldDecision: ItemDecision {
     @usableFromInline let slot: Int
@@ -237,9 +242,9 @@ struct IntegerFieldDecision: ItemDecision {
 
     @inlinable @inline(__always)
     func decide<Item: KeyValueCoding>(_ item: UnsafePointer<Item>) -> Bool? {
-        let scalar = Item.scalar(atSlot: slot, of: item)
-        if scalar.kind == .int { return integers.holds(scalar.int) }
-        return decision.decide(scalar)
+        let value = Item.value(atSlot: slot, of: item)
+        if case .int(let number) = value { return integers.holds(number) }
+        return decision.decide(value)
     }
 
     @inlinable @inline(__always)
