@@ -40,14 +40,7 @@ private struct AnyKindItem: KeyValueCoding {
         let boxed = items.map { item in
             FusedComparisonTests.outcome { () throws(EvaluationError) in try machine.evaluate(on: .object(item)) }
         }
-        let (answers, failures) = machine.evaluate(items: items)
-        let errors = Dictionary(uniqueKeysWithValues: failures.map { ($0.index, $0.error) })
-        let inPlace = answers.indices.map { index in
-            FusedComparisonTests.outcome { () throws(EvaluationError) in
-                if let error = errors[index] { throw error }
-                return answers[index]
-            }
-        }
+        let inPlace = SelfSiteTests.inPlace(items, &machine)
         for index in items.indices {
             #expect(inPlace[index] == boxed[index], "\(rule), \(items[index].bytes)")
         }

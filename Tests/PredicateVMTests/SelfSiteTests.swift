@@ -240,7 +240,9 @@ private struct TableItem: Queryable {
         #expect(try tests(TableItem.queryKeyPaths.schema, table) == (tableTests, tableTests == 1), "\(rule)")
     }
 
-    private static func inPlace<Item: KeyValueCoding>(_ items: [Item], _ machine: inout VirtualMachine) -> [String] {
+    /// What `evaluate(items:)` answers for each item, as ``FusedComparisonTests/outcome(_:)`` writes
+    /// it (an answer, or the error reported for the item).
+    static func inPlace<Item: KeyValueCoding>(_ items: [Item], _ machine: inout VirtualMachine) -> [String] {
         let (answers, failures) = machine.evaluate(items: items)
         #expect(failures.map(\.index) == failures.map(\.index).sorted(), "failures in the order of their items")
         let errors = Dictionary(uniqueKeysWithValues: failures.map { ($0.index, $0.error) })
