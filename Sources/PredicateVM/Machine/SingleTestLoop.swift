@@ -23,8 +23,8 @@ extension SingleFieldTest {
         guard let strings else {
             // Integer bounds (`BETWEEN`, `<`, `==` against integers): an integer operand, the
             // usual one, is decided by one comparison before the whole decision is looked at.
-            if let integers = decision.integers {
-                return loop.run(IntegerFieldDecision(slot: slot, integers: integers, decision: decision))
+            if let integerBounds = IntegerFieldDecision(slot: slot, decision: decision) {
+                return loop.run(integerBounds)
             }
             return loop.run(ScalarFieldDecision(slot: slot, decision: decision))
         }
@@ -233,8 +233,10 @@ struct IntegerFieldDecision: ItemDecision {
     @usableFromInline let integers: IntegerTest
     @usableFromInline let decision: ScalarDecision
 
+    /// The decision of field `slot`, when `decision` has integer bounds (``ScalarDecision/integers``).
     @inlinable
-    init(slot: Int, integers: IntegerTest, decision: ScalarDecision) {
+    init?(slot: Int, decision: ScalarDecision) {
+        guard let integers = decision.integers else { return nil }
         self.slot = slot
         self.integers = integers
         self.decision = decision
