@@ -125,9 +125,14 @@ extension KeyValueCoding {
     /// are copied to the stack and taken from there as a value that owns nothing of its own (its
     /// references stay the caller's, valid while `object` is), which `body` borrows; the bytes are
     /// then put back and dropped without being destroyed, so no reference count changes.
+    ///
+    /// The stack space is taken without a stack protector: nothing but the object's own bytes,
+    /// copied by its own size, is written to it, and a protected allocation put the protector's
+    /// check in every function that reads one field (two loads and a branch for a field that is
+    /// one load).
     @inlinable @inline(__always)
     public static func withObject<Result>(at object: UnsafePointer<Self>, _ body: (Self) -> Result) -> Result {
-        withUnsafeTemporaryAllocation(of: Self.self, capacity: 1) { scratch in
+        _withUnprotectedUnsafeTemporaryAllocation(of: Self.self, capacity: 1) { scratch in
             guard let alias = scratch.baseAddress else { return body(object.pointee) }
             UnsafeMutableRawPointer(alias).copyMemory(from: object, byteCount: MemoryLayout<Self>.size)
             let borrowed = alias.move()

@@ -74,7 +74,9 @@ public struct StoredDictionary: Hashable, Sendable {
     /// atomic operations that cost as much as a short look-up itself.
     @inlinable @inline(__always)
     static func borrow<Result>(_ field: UnsafeRawPointer, _ body: ([String: Value]) -> Result) -> Result {
-        withUnsafeTemporaryAllocation(of: [String: Value].self, capacity: 1) { scratch in
+        // No stack protector, as in `KeyValueCoding.withObject(at:_:)`: only the field's own bytes
+        // are written to the scratch.
+        _withUnprotectedUnsafeTemporaryAllocation(of: [String: Value].self, capacity: 1) { scratch in
             guard let alias = scratch.baseAddress else {
                 return body(field.assumingMemoryBound(to: [String: Value].self).pointee)
             }

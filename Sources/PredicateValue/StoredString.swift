@@ -103,7 +103,10 @@ public struct StoredString: Hashable, Sendable {
     static func borrow<Result, Failure: Error>(
         _ field: UnsafeRawPointer, _ body: (String) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        try withUnsafeTemporaryAllocation(of: String.self, capacity: 1) { (scratch) throws(Failure) -> Result in
+        // No stack protector, as in `KeyValueCoding.withObject(at:_:)`: only the field's own bytes
+        // are written to the scratch.
+        try _withUnprotectedUnsafeTemporaryAllocation(of: String.self, capacity: 1) {
+            (scratch) throws(Failure) -> Result in
             guard let alias = scratch.baseAddress else {
                 return try body(field.assumingMemoryBound(to: String.self).pointee)
             }

@@ -1,6 +1,4 @@
 import Foundation
-import PredicateSemantics
-import PredicateSyntax
 import PredicateValue
 import Testing
 
@@ -32,15 +30,8 @@ private struct AnyKindItem: KeyValueCoding {
         "NOT (bytes <= 3)", "bytes BETWEEN {5, 2}", "bytes <= 2.5",
     ])
     func integerBoundsAnswerAsTheGeneralPath(_ rule: String) throws {
-        let parsed = try PredicateParser.parsePredicate(rule).predicate
-        let program = try Compiler.compile(
-            Binder.bind(parsed, selfType: .object(SchemaReference(AnyKindItem.fixedSchema))), source: rule)
-        var machine = VirtualMachine(program: program)
         let items = AnyKindItem.items
-        let boxed = items.map { item in
-            FusedComparisonTests.outcome { () throws(EvaluationError) in try machine.evaluate(on: .object(item)) }
-        }
-        let inPlace = SelfSiteTests.inPlace(items, &machine)
+        let (boxed, inPlace) = try SelfSiteTests.boxedAndInPlace(rule, schema: AnyKindItem.fixedSchema, items)
         for index in items.indices {
             #expect(inPlace[index] == boxed[index], "\(rule), \(items[index].bytes)")
         }

@@ -240,6 +240,21 @@ private struct TableItem: Queryable {
         #expect(try tests(TableItem.queryKeyPaths.schema, table) == (tableTests, tableTests == 1), "\(rule)")
     }
 
+    /// `rule`, bound to `schema`, on each of `items` boxed as a value (the general path) and on all
+    /// of them in place (`evaluate(items:)`), as outcomes (``inPlace(_:_:)``).
+    static func boxedAndInPlace<Item: KeyValueCoding>(
+        _ rule: String, schema: Schema, _ items: [Item]
+    ) throws -> (boxed: [String], inPlace: [String]) {
+        let parsed = try PredicateParser.parsePredicate(rule).predicate
+        let program = try Compiler.compile(
+            Binder.bind(parsed, selfType: .object(SchemaReference(schema))), source: rule)
+        var machine = VirtualMachine(program: program)
+        let boxed = items.map { item in
+            FusedComparisonTests.outcome { () throws(EvaluationError) in try machine.evaluate(on: .object(item)) }
+        }
+        return (boxed, inPlace(items, &machine))
+    }
+
     /// What `evaluate(items:)` answers for each item, as ``FusedComparisonTests/outcome(_:)`` writes
     /// it (an answer, or the error reported for the item).
     static func inPlace<Item: KeyValueCoding>(_ items: [Item], _ machine: inout VirtualMachine) -> [String] {
