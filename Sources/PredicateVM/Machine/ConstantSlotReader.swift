@@ -155,44 +155,46 @@ enum ConstantSlotReader<Item: KeyValueCoding> {
 
 /// Field `slot` of items of type `Item` as a ``Value``: by its ``ConstantSlotReader`` when it
 /// has one, else by ``KeyValueCoding/value(atSlot:of:)`` itself.
+///
+/// The readers below hold a function either way (for a slot beyond the table, one that captures
+/// the slot, made once per batch), so that the loop calls it with no test of which.
 @usableFromInline
 struct SlotValueReader<Item: KeyValueCoding> {
-    @usableFromInline let slot: Int
-    @usableFromInline let constant: ((UnsafePointer<Item>) -> Value)?
+    @usableFromInline let read: (UnsafePointer<Item>) -> Value
 
     @inlinable
     init(slot: Int) {
-        self.slot = slot
-        constant = ConstantSlotReader<Item>.value(atSlot: slot)
+        // Not `??`: through its generic parameter the function would be called through a thunk.
+        if let constant = ConstantSlotReader<Item>.value(atSlot: slot) {
+            read = constant
+        } else {
+            read = { Item.value(atSlot: slot, of: $0) }
+        }
     }
 
     /// The field of the item at `item`.
     @inlinable @inline(__always)
-    func callAsFunction(_ item: UnsafePointer<Item>) -> Value {
-        // Called through `?()`: binding the function with `if let` copied it, retaining its
-        // context on every call.
-        constant?(item) ?? Item.value(atSlot: slot, of: item)
-    }
+    func callAsFunction(_ item: UnsafePointer<Item>) -> Value { read(item) }
 }
 
 /// Field `slot` of items of type `Item` as a ``Scalar``: by its ``ConstantSlotReader`` when it
 /// has one, else by ``KeyValueCoding/scalar(atSlot:of:)`` itself.
 @usableFromInline
 struct SlotScalarReader<Item: KeyValueCoding> {
-    @usableFromInline let slot: Int
-    @usableFromInline let constant: ((UnsafePointer<Item>) -> Scalar)?
+    @usableFromInline let read: (UnsafePointer<Item>) -> Scalar
 
     @inlinable
     init(slot: Int) {
-        self.slot = slot
-        constant = ConstantSlotReader<Item>.scalar(atSlot: slot)
+        if let constant = ConstantSlotReader<Item>.scalar(atSlot: slot) {
+            read = constant
+        } else {
+            read = { Item.scalar(atSlot: slot, of: $0) }
+        }
     }
 
     /// The field of the item at `item`.
     @inlinable @inline(__always)
-    func callAsFunction(_ item: UnsafePointer<Item>) -> Scalar {
-        constant?(item) ?? Item.scalar(atSlot: slot, of: item)
-    }
+    func callAsFunction(_ item: UnsafePointer<Item>) -> Scalar { read(item) }
 }
 
 /// A test of field `slot` of items of type `Item` when it is a string (`nil` for any other
@@ -200,19 +202,18 @@ struct SlotScalarReader<Item: KeyValueCoding> {
 /// ``KeyValueCoding/value(atSlot:of:)`` itself.
 @usableFromInline
 struct SlotStringReader<Item: KeyValueCoding> {
-    @usableFromInline let slot: Int
-    @usableFromInline let constant: ((UnsafePointer<Item>, (String) -> Bool?) -> Bool?)?
+    @usableFromInline let read: (UnsafePointer<Item>, (String) -> Bool?) -> Bool?
 
     @inlinable
     init(slot: Int) {
-        self.slot = slot
-        constant = ConstantSlotReader<Item>.withString(atSlot: slot)
+        if let constant = ConstantSlotReader<Item>.withString(atSlot: slot) {
+            read = constant
+        } else {
+            read = { item, body in ConstantSlotReader<Item>.string(Item.value(atSlot: slot, of: item), body) }
+        }
     }
 
     /// `body` applied to the field of the item at `item`, if it is a string.
     @inlinable @inline(__always)
-    func callAsFunction(_ item: UnsafePointer<Item>, _ body: (String) -> Bool?) -> Bool? {
-        guard constant != nil else { return ConstantSlotReader<Item>.string(Item.value(atSlot: slot, of: item), body) }
-        return constant?(item, body) ?? nil
-    }
+    func callAsFunction(_ item: UnsafePointer<Item>, _ body: (String) -> Bool?) -> Bool? { read(item, body) }
 }
