@@ -29,6 +29,32 @@ private struct WideItem: KeyValueCoding {
     static let items = (0..<6).map(WideItem.init)
 }
 
+/// An item of one of two schemas with the same fields in other slots: a rule bound to one must
+/// not read the other's slots.
+private struct TwoSchemaItem: KeyValueCoding {
+    var swapped: Bool
+    var size: Int64
+    var other: Int64
+
+    static let plain = Schema(typeName: "TwoSchemaItem", fields: [.init("bytes", .integer), .init("other", .integer)])
+    static let swappedSchema = Schema(
+        typeName: "TwoSchemaItem", fields: [.init("other", .integer), .init("bytes", .integer)])
+    var schema: Schema { swapped ? Self.swappedSchema : Self.plain }
+
+    func value(atSlot slot: Int) -> Value {
+        switch (slot, swapped) {
+        case (0, false), (1, true): .int(size)
+        case (1, false), (0, true): .int(other)
+        default: .nil
+        }
+    }
+
+    static let items = [
+        TwoSchemaItem(swapped: false, size: 15, other: 99), TwoSchemaItem(swapped: true, size: 15, other: 99),
+        TwoSchemaItem(swapped: false, size: 99, other: 15), TwoSchemaItem(swapped: true, size: 99, other: 15),
+    ]
+}
+
 /// The one-test loops read a field through a function compiled for its slot
 /// (``ConstantSlotReader``) below ``ConstantSlotReader/count`` and through the requirement beyond:
 /// every slot of both kinds answers each rule for each item as the item's own data says, and as
@@ -64,6 +90,16 @@ private struct WideItem: KeyValueCoding {
             #expect(inPlace == boxed, "\(rule)")
             #expect(inPlace == WideItem.items.map { rows.contains($0.row) ? "true" : "false" }, "\(rule)")
         }
+    }
+
+    /// Items whose schema is not the rule's are left to the general path, which reads the key by
+    /// name: the loop compiled for the slot asks each item's schema.
+    @Test(arguments: ["bytes BETWEEN {10, 20}", "bytes < 50", "NOT (bytes == 15)"])
+    func itemsOfAnotherSchemaAreReadByName(_ rule: String) throws {
+        let (boxed, inPlace) = try SelfSiteTests.boxedAndInPlace(rule, schema: TwoSchemaItem.plain, TwoSchemaItem.items)
+        #expect(inPlace == boxed, "\(rule)")
+        let inside = rule.hasPrefix("NOT") ? ["false", "false", "true", "true"] : ["true", "true", "false", "false"]
+        #expect(inPlace == inside, "\(rule)")
     }
 
     /// The slots the table covers, and one beyond, are both exercised above.

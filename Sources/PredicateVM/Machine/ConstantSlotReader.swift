@@ -112,6 +112,48 @@ enum ConstantSlotReader<Item: KeyValueCoding> {
         return body(text)
     }
 
+    /// The loop of an integer-bounds test of field `slot` (``IntegerBoundsScan``), compiled for
+    /// that slot: with the field's read inlined, an item costs its schema, a load and a
+    /// comparison, with no call for the field.
+    @inlinable
+    static func integerScan(atSlot slot: Int) -> ((UnsafePointer<Item>, Int, IntegerBoundsScan) -> [Int])? {
+        switch slot {
+        case 0: { base, count, scan in scan.run(base, count: count) { Item.value(atSlot: 0, of: $0) } }
+        case 1: { base, count, scan in scan.run(base, count: count) { Item.value(atSlot: 1, of: $0) } }
+        case 2: { base, count, scan in scan.run(base, count: count) { Item.value(atSlot: 2, of: $0) } }
+        case 3: { base, count, scan in scan.run(base, count: count) { Item.value(atSlot: 3, of: $0) } }
+        case 4: { base, count, scan in scan.run(base, count: count) { Item.value(atSlot: 4, of: $0) } }
+        case 5: { base, count, scan in scan.run(base, count: count) { Item.value(atSlot: 5, of: $0) } }
+        case 6: { base, count, scan in scan.run(base, count: count) { Item.value(atSlot: 6, of: $0) } }
+        case 7: { base, count, scan in scan.run(base, count: count) { Item.value(atSlot: 7, of: $0) } }
+        case 8: { base, count, scan in scan.run(base, count: count) { Item.value(atSlot: 8, of: $0) } }
+        case 9: { base, count, scan in scan.run(base, count: count) { Item.value(atSlot: 9, of: $0) } }
+        case 10: { base, count, scan in scan.run(base, count: count) { Item.value(atSlot: 10, of: $0) } }
+        case 11: { base, count, scan in scan.run(base, count: count) { Item.value(atSlot: 11, of: $0) } }
+        case 12: { base, count, scan in scan.run(base, count: count) { Item.value(atSlot: 12, of: $0) } }
+        case 13: { base, count, scan in scan.run(base, count: count) { Item.value(atSlot: 13, of: $0) } }
+        case 14: { base, count, scan in scan.run(base, count: count) { Item.value(atSlot: 14, of: $0) } }
+        case 15: { base, count, scan in scan.run(base, count: count) { Item.value(atSlot: 15, of: $0) } }
+        case 16: { base, count, scan in scan.run(base, count: count) { Item.value(atSlot: 16, of: $0) } }
+        case 17: { base, count, scan in scan.run(base, count: count) { Item.value(atSlot: 17, of: $0) } }
+        case 18: { base, count, scan in scan.run(base, count: count) { Item.value(atSlot: 18, of: $0) } }
+        case 19: { base, count, scan in scan.run(base, count: count) { Item.value(atSlot: 19, of: $0) } }
+        case 20: { base, count, scan in scan.run(base, count: count) { Item.value(atSlot: 20, of: $0) } }
+        case 21: { base, count, scan in scan.run(base, count: count) { Item.value(atSlot: 21, of: $0) } }
+        case 22: { base, count, scan in scan.run(base, count: count) { Item.value(atSlot: 22, of: $0) } }
+        case 23: { base, count, scan in scan.run(base, count: count) { Item.value(atSlot: 23, of: $0) } }
+        case 24: { base, count, scan in scan.run(base, count: count) { Item.value(atSlot: 24, of: $0) } }
+        case 25: { base, count, scan in scan.run(base, count: count) { Item.value(atSlot: 25, of: $0) } }
+        case 26: { base, count, scan in scan.run(base, count: count) { Item.value(atSlot: 26, of: $0) } }
+        case 27: { base, count, scan in scan.run(base, count: count) { Item.value(atSlot: 27, of: $0) } }
+        case 28: { base, count, scan in scan.run(base, count: count) { Item.value(atSlot: 28, of: $0) } }
+        case 29: { base, count, scan in scan.run(base, count: count) { Item.value(atSlot: 29, of: $0) } }
+        case 30: { base, count, scan in scan.run(base, count: count) { Item.value(atSlot: 30, of: $0) } }
+        case 31: { base, count, scan in scan.run(base, count: count) { Item.value(atSlot: 31, of: $0) } }
+        default: nil
+        }
+    }
+
     /// ``KeyValueCoding/scalar(atSlot:of:)`` of field `slot`, compiled for that slot.
     @inlinable
     static func scalar(atSlot slot: Int) -> ((UnsafePointer<Item>) -> Scalar)? {

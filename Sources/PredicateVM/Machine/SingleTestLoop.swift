@@ -24,7 +24,17 @@ extension SingleFieldTest {
             // Integer bounds (`BETWEEN`, `<`, `==` against integers): an integer operand, the
             // usual one, is decided by one comparison before the whole decision is looked at.
             if let integerBounds = IntegerFieldDecision<Item>(slot: slot, decision: decision) {
-                return loop.run(integerBounds)
+                // Integers by a loop compiled for the slot; the items it leaves (another schema,
+                // another kind of value) by the whole decision.
+                guard let scan = ConstantSlotReader<Item>.integerScan(atSlot: slot) else {
+                    return loop.run(integerBounds)
+                }
+                let others = scan(
+                    base, count,
+                    IntegerBoundsScan(
+                        integerBounds, checksEach: sharedSchema == nil, schema: schema, inverted: inverted,
+                        answers: answers))
+                return loop.run(integerBounds, listed: others)
             }
             return loop.run(ScalarFieldDecision<Item>(slot: slot, decision: decision))
         }
@@ -158,6 +168,22 @@ struct ItemLoop<Item: KeyValueCoding> {
         self.answers = answers
     }
 
+    /// Decides the items at `indices` with `decision` as ``run(_:)`` does; returns those of
+    /// another schema and those `decision` leaves.
+    @inlinable @inline(never)
+    func run<Decision: ItemDecision>(_ decision: Decision, listed indices: [Int]) -> [Int] where Decision.Item == Item {
+        var undecided: [Int] = []
+        for index in indices where index >= 0 && index < count {
+            let item = base + index
+            if hasSchema(item), let answer = decision.decide(item) {
+                answers[index] = answer != inverted
+            } else {
+                undecided.append(index)
+            }
+        }
+        return undecided
+    }
+
     /// Whether the item at `item` has the schema the rule was bound to.
     @inlinable @inline(__always)
     func hasSchema(_ item: UnsafePointer<Item>) -> Bool {
@@ -268,6 +294,63 @@ struct IntegerFieldDecision<Item: KeyValueCoding>: ItemDecision {
 
     @inlinable @inline(__always)
     func prefetch(_ item: UnsafeRawPointer) {}
+}
+
+/// The integers of an integer-bounds test (``IntegerFieldDecision``) decided in one pass, by a loop
+/// compiled for the field's slot (``ConstantSlotReader/integerScan(atSlot:)``): the answer, inverted
+/// or not, written for each item of the rule's schema whose field is an integer; the others listed
+/// for the whole decision.
+@usableFromInline
+struct IntegerBoundsScan {
+    @usableFromInline let lower: Int64
+    @usableFromInline let span: UInt64
+    /// Whether an integer inside the bounds answers `false`: the test negated, or the rule.
+    @usableFromInline let flip: Bool
+    /// Whether each item's schema is asked for (the type's objects share none).
+    @usableFromInline let checksEach: Bool
+    @usableFromInline let schema: ObjectIdentifier
+    @usableFromInline let answers: UnsafeMutablePointer<Bool>
+
+    @inlinable
+    init<Item>(
+        _ decision: IntegerFieldDecision<Item>, checksEach: Bool, schema: ObjectIdentifier, inverted: Bool,
+        answers: UnsafeMutablePointer<Bool>
+    ) {
+        lower = decision.lower
+        span = decision.span
+        flip = decision.negated != inverted
+        self.checksEach = checksEach
+        self.schema = schema
+        self.answers = answers
+    }
+
+    /// Decides the integers of the `count` items from `base`, reading each item's field with
+    /// `read`; returns the indices of the others, in order.
+    @inlinable @inline(__always)
+    func run<Item: KeyValueCoding>(
+        _ base: UnsafePointer<Item>, count: Int, read: (UnsafePointer<Item>) -> Value
+    ) -> [Int] {
+        checksEach
+            ? run(base, count: count, checkingEach: true, read) : run(base, count: count, checkingEach: false, read)
+    }
+
+    @inlinable @inline(__always)
+    func run<Item: KeyValueCoding>(
+        _ base: UnsafePointer<Item>, count: Int, checkingEach: Bool, _ read: (UnsafePointer<Item>) -> Value
+    ) -> [Int] {
+        var others: [Int] = []
+        for index in 0..<count {
+            let item = base + index
+            if checkingEach, _slowPath(Item.schemaIdentity(of: item) != schema) {
+                others.append(index)
+            } else if case .int(let number) = read(item) {
+                answers[index] = (UInt64(bitPattern: number &- lower) <= span) != flip
+            } else {
+                others.append(index)
+            }
+        }
+        return others
+    }
 }
 
 /// A string the type stores in place (``StoredString``), compared where it lies.
