@@ -254,8 +254,9 @@ struct ScalarFieldDecision<Item: KeyValueCoding>: ItemDecision {
     func prefetch(_ item: UnsafeRawPointer) {}
 }
 
-/// A field compared with integer bounds, read through the type's `value(atSlot:)`: an integer is
-/// decided by the bounds alone (one unsigned comparison), any other kind by the whole decision.
+/// A field compared with integer bounds, read through the type's `value(atSlot:)`: an integer or
+/// a Boolean is decided by the bounds alone (one unsigned comparison), any other kind by the whole
+/// decision.
 ///
 /// The value, not the ``Scalar`` the type may also answer (both mean the same): types that reach
 /// this loop answer scalars for fields they do not store, mostly by the protocol's default, which
@@ -288,8 +289,19 @@ struct IntegerFieldDecision<Item: KeyValueCoding>: ItemDecision {
     @inlinable @inline(__always)
     func decide(_ item: UnsafePointer<Item>) -> Bool? {
         let value = field(item)
-        if case .int(let number) = value { return (UInt64(bitPattern: number &- lower) <= span) != negated }
+        if let number = Self.integer(value) { return (UInt64(bitPattern: number &- lower) <= span) != negated }
         return decision.decide(value)
+    }
+
+    /// The integer `value` is to integer bounds: an integer, or a Boolean as 0 or 1 (as
+    /// ``ScalarDecision/decide(_:)-(Value)`` takes it); `nil` for any other kind.
+    @inlinable @inline(__always)
+    static func integer(_ value: Value) -> Int64? {
+        switch value {
+        case .int(let number): number
+        case .bool(let flag): flag ? 1 : 0
+        default: nil
+        }
     }
 
     @inlinable @inline(__always)
@@ -298,8 +310,8 @@ struct IntegerFieldDecision<Item: KeyValueCoding>: ItemDecision {
 
 /// The integers of an integer-bounds test (``IntegerFieldDecision``) decided in one pass, by a loop
 /// compiled for the field's slot (``ConstantSlotReader/integerScan(atSlot:)``): the answer, inverted
-/// or not, written for each item of the rule's schema whose field is an integer; the others listed
-/// for the whole decision.
+/// or not, written for each item of the rule's schema whose field is an integer or a Boolean; the
+/// others listed for the whole decision.
 @usableFromInline
 struct IntegerBoundsScan {
     @usableFromInline let lower: Int64
@@ -343,7 +355,7 @@ struct IntegerBoundsScan {
             let item = base + index
             if checkingEach, _slowPath(Item.schemaIdentity(of: item) != schema) {
                 others.append(index)
-            } else if case .int(let number) = read(item) {
+            } else if let number = IntegerFieldDecision<Item>.integer(read(item)) {
                 answers[index] = (UInt64(bitPattern: number &- lower) <= span) != flip
             } else {
                 others.append(index)
