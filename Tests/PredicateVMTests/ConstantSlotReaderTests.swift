@@ -105,7 +105,7 @@ private struct TwoSchemaItem: KeyValueCoding {
     /// The slots the table covers, and one beyond, are both exercised above.
     @Test func theTableEndsWithinTheItem() {
         #expect(ConstantSlotReader<WideItem>.count < WideItem.fieldCount)
-        #expect(ConstantSlotReader<WideItem>.value(atSlot: ConstantSlotReader<WideItem>.count) == nil)
-        #expect(ConstantSlotReader<WideItem>.value(atSlot: ConstantSlotReader<WideItem>.count - 1) != nil)
+        #expect(ConstantSlotReader<WideItem>.integerScan(atSlot: ConstantSlotReader<WideItem>.count) == nil)
+        #expect(ConstantSlotReader<WideItem>.integerScan(atSlot: ConstantSlotReader<WideItem>.count - 1) != nil)
     }
 }

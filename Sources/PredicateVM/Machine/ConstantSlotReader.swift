@@ -12,11 +12,13 @@ import PredicateValue
 /// the item; an integer-bounds test is the whole loop, compiled for the slot. Over the protocol's
 /// minimal conformance (callgrind, the loop and what it calls): `documentSize BETWEEN {…}`
 /// 82 → 25 instructions an item, `name ENDSWITH[c] '.pdf'` 246 → 166 with no retain or release
-/// left. A slot of ``count`` or beyond has no reader (`nil`): the loop calls the requirement
-/// itself.
+/// left. For a slot of ``count`` or beyond, the reader is a function that calls the requirement
+/// with the slot (it captures it: made once per batch), so that a loop calls one function either
+/// way, with no test of which; the integer loop has none (`nil`), and the general one-test loop
+/// runs instead.
 ///
-/// The readers capture nothing but the item type, so in the loop, which is compiled for that
-/// type, making one allocates nothing.
+/// The readers of the table capture nothing but the item type, so in the loop, which is compiled
+/// for that type, making one allocates nothing.
 @usableFromInline
 enum ConstantSlotReader<Item: KeyValueCoding> {
     /// The slots with a reader of their own: most schemas have fewer fields.
@@ -24,7 +26,7 @@ enum ConstantSlotReader<Item: KeyValueCoding> {
 
     /// ``KeyValueCoding/value(atSlot:of:)`` of field `slot`, compiled for that slot.
     @inlinable
-    static func value(atSlot slot: Int) -> ((UnsafePointer<Item>) -> Value)? {
+    static func value(atSlot slot: Int) -> (UnsafePointer<Item>) -> Value {
         switch slot {
         case 0: { Item.value(atSlot: 0, of: $0) }
         case 1: { Item.value(atSlot: 1, of: $0) }
@@ -58,7 +60,7 @@ enum ConstantSlotReader<Item: KeyValueCoding> {
         case 29: { Item.value(atSlot: 29, of: $0) }
         case 30: { Item.value(atSlot: 30, of: $0) }
         case 31: { Item.value(atSlot: 31, of: $0) }
-        default: nil
+        default: { Item.value(atSlot: slot, of: $0) }
         }
     }
 
@@ -68,7 +70,7 @@ enum ConstantSlotReader<Item: KeyValueCoding> {
     /// instance requirement, which means what the static ``KeyValueCoding/value(atSlot:of:)``
     /// means: a value returned from that would own its string.
     @inlinable
-    static func withString(atSlot slot: Int) -> ((UnsafePointer<Item>, (String) -> Bool?) -> Bool?)? {
+    static func withString(atSlot slot: Int) -> (UnsafePointer<Item>, (String) -> Bool?) -> Bool? {
         switch slot {
         case 0: { item, body in Item.withObject(at: item) { Self.string($0.value(atSlot: 0), body) } }
         case 1: { item, body in Item.withObject(at: item) { Self.string($0.value(atSlot: 1), body) } }
@@ -102,7 +104,7 @@ enum ConstantSlotReader<Item: KeyValueCoding> {
         case 29: { item, body in Item.withObject(at: item) { Self.string($0.value(atSlot: 29), body) } }
         case 30: { item, body in Item.withObject(at: item) { Self.string($0.value(atSlot: 30), body) } }
         case 31: { item, body in Item.withObject(at: item) { Self.string($0.value(atSlot: 31), body) } }
-        default: nil
+        default: { item, body in string(Item.value(atSlot: slot, of: item), body) }
         }
     }
 
@@ -157,7 +159,7 @@ enum ConstantSlotReader<Item: KeyValueCoding> {
 
     /// ``KeyValueCoding/scalar(atSlot:of:)`` of field `slot`, compiled for that slot.
     @inlinable
-    static func scalar(atSlot slot: Int) -> ((UnsafePointer<Item>) -> Scalar)? {
+    static func scalar(atSlot slot: Int) -> (UnsafePointer<Item>) -> Scalar {
         switch slot {
         case 0: { Item.scalar(atSlot: 0, of: $0) }
         case 1: { Item.scalar(atSlot: 1, of: $0) }
@@ -191,72 +193,7 @@ enum ConstantSlotReader<Item: KeyValueCoding> {
         case 29: { Item.scalar(atSlot: 29, of: $0) }
         case 30: { Item.scalar(atSlot: 30, of: $0) }
         case 31: { Item.scalar(atSlot: 31, of: $0) }
-        default: nil
+        default: { Item.scalar(atSlot: slot, of: $0) }
         }
     }
-}
-
-/// Field `slot` of items of type `Item` as a ``Value``: by its ``ConstantSlotReader`` when it
-/// has one, else by ``KeyValueCoding/value(atSlot:of:)`` itself.
-///
-/// The readers below hold a function either way (for a slot beyond the table, one that captures
-/// the slot, made once per batch), so that the loop calls it with no test of which.
-@usableFromInline
-struct SlotValueReader<Item: KeyValueCoding> {
-    @usableFromInline let read: (UnsafePointer<Item>) -> Value
-
-    @inlinable
-    init(slot: Int) {
-        // Not `??`: through its generic parameter the function would be called through a thunk.
-        if let constant = ConstantSlotReader<Item>.value(atSlot: slot) {
-            read = constant
-        } else {
-            read = { Item.value(atSlot: slot, of: $0) }
-        }
-    }
-
-    /// The field of the item at `item`.
-    @inlinable @inline(__always)
-    func callAsFunction(_ item: UnsafePointer<Item>) -> Value { read(item) }
-}
-
-/// Field `slot` of items of type `Item` as a ``Scalar``: by its ``ConstantSlotReader`` when it
-/// has one, else by ``KeyValueCoding/scalar(atSlot:of:)`` itself.
-@usableFromInline
-struct SlotScalarReader<Item: KeyValueCoding> {
-    @usableFromInline let read: (UnsafePointer<Item>) -> Scalar
-
-    @inlinable
-    init(slot: Int) {
-        if let constant = ConstantSlotReader<Item>.scalar(atSlot: slot) {
-            read = constant
-        } else {
-            read = { Item.scalar(atSlot: slot, of: $0) }
-        }
-    }
-
-    /// The field of the item at `item`.
-    @inlinable @inline(__always)
-    func callAsFunction(_ item: UnsafePointer<Item>) -> Scalar { read(item) }
-}
-
-/// A test of field `slot` of items of type `Item` when it is a string (`nil` for any other
-/// value): by its ``ConstantSlotReader`` when it has one, else by
-/// ``KeyValueCoding/value(atSlot:of:)`` itself.
-@usableFromInline
-struct SlotStringReader<Item: KeyValueCoding> {
-    @usableFromInline let read: (UnsafePointer<Item>, (String) -> Bool?) -> Bool?
-
-    @inlinable
-    init(slot: Int) {
-        if let constant = ConstantSlotReader<Item>.withString(atSlot: slot) {
-            read = constant
-        } else {
-            read = { item, body in ConstantSlotReader<Item>.string(Item.value(atSlot: slot, of: item), body) }
-        }
-    }
-
-    /// `body` applied to the field of the item at `item`, if it is a string.
-    @inlinable @inline(__always)
-    func callAsFunction(_ item: UnsafePointer<Item>, _ body: (String) -> Bool?) -> Bool? { read(item, body) }
 }

@@ -236,12 +236,12 @@ protocol ItemDecision {
 /// A field read as a ``Scalar`` through the type's own requirement.
 @usableFromInline
 struct ScalarFieldDecision<Item: KeyValueCoding>: ItemDecision {
-    @usableFromInline let field: SlotScalarReader<Item>
+    @usableFromInline let field: (UnsafePointer<Item>) -> Scalar
     @usableFromInline let decision: ScalarDecision
 
     @inlinable
     init(slot: Int, decision: ScalarDecision) {
-        field = .init(slot: slot)
+        field = ConstantSlotReader<Item>.scalar(atSlot: slot)
         self.decision = decision
     }
 
@@ -266,7 +266,7 @@ struct ScalarFieldDecision<Item: KeyValueCoding>: ItemDecision {
 /// it), so that an integer costs a subtraction and a comparison.
 @usableFromInline
 struct IntegerFieldDecision<Item: KeyValueCoding>: ItemDecision {
-    @usableFromInline let field: SlotValueReader<Item>
+    @usableFromInline let field: (UnsafePointer<Item>) -> Value
     /// ``IntegerTest/holds(_:)`` of a test that holds for some integer: `x` is inside when
     /// `x - lower`, unsigned, is at most `span`.
     @usableFromInline let lower: Int64
@@ -279,7 +279,7 @@ struct IntegerFieldDecision<Item: KeyValueCoding>: ItemDecision {
     @inlinable
     init?(slot: Int, decision: ScalarDecision) {
         guard let integers = decision.integers, !integers.isEmpty else { return nil }
-        field = .init(slot: slot)
+        field = ConstantSlotReader<Item>.value(atSlot: slot)
         lower = integers.lower
         span = UInt64(bitPattern: integers.upper &- integers.lower)
         negated = integers.negated
@@ -402,14 +402,14 @@ struct StoredStringDecision<Item: KeyValueCoding, Kernel: StringKernel>: ItemDec
 /// (``StringStorageHint``), when they did.
 @usableFromInline
 struct ValueStringDecision<Item: KeyValueCoding, Kernel: StringKernel>: ItemDecision {
-    @usableFromInline let field: SlotStringReader<Item>
+    @usableFromInline let field: (UnsafePointer<Item>, (String) -> Bool?) -> Bool?
     @usableFromInline let hint: StringStorageHint?
     @usableFromInline let matcher: StringMatcher
     @usableFromInline let strings: Unmanaged<PreparedComparison>
 
     @inlinable
     init(slot: Int, hint: StringStorageHint?, matcher: StringMatcher, strings: Unmanaged<PreparedComparison>) {
-        field = .init(slot: slot)
+        field = ConstantSlotReader<Item>.withString(atSlot: slot)
         self.hint = hint
         self.matcher = matcher
         self.strings = strings
