@@ -262,15 +262,12 @@ struct ScalarFieldDecision<Item: KeyValueCoding>: ItemDecision {
 /// this loop answer scalars for fields they do not store, mostly by the protocol's default, which
 /// converts the value through a jump over all its kinds; testing the value's case instead took
 /// `documentSize BETWEEN {…}` over the minimal conformance from 89 to 82 instructions an item
-/// (5.5 to 5.2 ns). The bounds are kept as the loop uses them (the lower one and the span above
-/// it), so that an integer costs a subtraction and a comparison.
+/// (5.5 to 5.2 ns). The bounds are kept as the loop uses them (``IntegerBounds``), so that an
+/// integer costs a subtraction and a comparison.
 @usableFromInline
 struct IntegerFieldDecision<Item: KeyValueCoding>: ItemDecision {
     @usableFromInline let field: (UnsafePointer<Item>) -> Value
-    /// ``IntegerTest/holds(_:)`` of a test that holds for some integer: `x` is inside when
-    /// `x - lower`, unsigned, is at most `span`.
-    @usableFromInline let lower: Int64
-    @usableFromInline let span: UInt64
+    @usableFromInline let bounds: IntegerBounds
     @usableFromInline let negated: Bool
     @usableFromInline let decision: ScalarDecision
 
@@ -280,8 +277,7 @@ struct IntegerFieldDecision<Item: KeyValueCoding>: ItemDecision {
     init?(slot: Int, decision: ScalarDecision) {
         guard let integers = decision.integers, !integers.isEmpty else { return nil }
         field = ConstantSlotReader<Item>.value(atSlot: slot)
-        lower = integers.lower
-        span = UInt64(bitPattern: integers.upper &- integers.lower)
+        bounds = IntegerBounds(lower: integers.lower, upper: integers.upper)
         negated = integers.negated
         self.decision = decision
     }
@@ -289,7 +285,7 @@ struct IntegerFieldDecision<Item: KeyValueCoding>: ItemDecision {
     @inlinable @inline(__always)
     func decide(_ item: UnsafePointer<Item>) -> Bool? {
         let value = field(item)
-        if let number = Self.integer(value) { return (UInt64(bitPattern: number &- lower) <= span) != negated }
+        if let number = Self.integer(value) { return bounds.contains(number) != negated }
         return decision.decide(value)
     }
 
@@ -308,14 +304,31 @@ struct IntegerFieldDecision<Item: KeyValueCoding>: ItemDecision {
     func prefetch(_ item: UnsafeRawPointer) {}
 }
 
+/// The integers from `lower` to `upper` (``IntegerTest`` of a test that holds for some integer),
+/// kept as a loop tests them: an integer is inside when its distance above `lower`, unsigned, is
+/// at most the span, one subtraction and one comparison.
+@usableFromInline
+struct IntegerBounds {
+    @usableFromInline let lower: Int64
+    @usableFromInline let span: UInt64
+
+    @inlinable
+    init(lower: Int64, upper: Int64) {
+        self.lower = lower
+        span = UInt64(bitPattern: upper &- lower)
+    }
+
+    @inlinable @inline(__always)
+    func contains(_ number: Int64) -> Bool { UInt64(bitPattern: number &- lower) <= span }
+}
+
 /// The integers of an integer-bounds test (``IntegerFieldDecision``) decided in one pass, by a loop
 /// compiled for the field's slot (``ConstantSlotReader/integerScan(atSlot:)``): the answer, inverted
 /// or not, written for each item of the rule's schema whose field is an integer or a Boolean; the
 /// others listed for the whole decision.
 @usableFromInline
 struct IntegerBoundsScan {
-    @usableFromInline let lower: Int64
-    @usableFromInline let span: UInt64
+    @usableFromInline let bounds: IntegerBounds
     /// Whether an integer inside the bounds answers `false`: the test negated, or the rule.
     @usableFromInline let flip: Bool
     /// Whether each item's schema is asked for (the type's objects share none).
@@ -328,8 +341,7 @@ struct IntegerBoundsScan {
         _ decision: IntegerFieldDecision<Item>, checksEach: Bool, schema: ObjectIdentifier, inverted: Bool,
         answers: UnsafeMutablePointer<Bool>
     ) {
-        lower = decision.lower
-        span = decision.span
+        bounds = decision.bounds
         flip = decision.negated != inverted
         self.checksEach = checksEach
         self.schema = schema
@@ -356,7 +368,7 @@ struct IntegerBoundsScan {
             if checkingEach, _slowPath(Item.schemaIdentity(of: item) != schema) {
                 others.append(index)
             } else if let number = IntegerFieldDecision<Item>.integer(read(item)) {
-                answers[index] = (UInt64(bitPattern: number &- lower) <= span) != flip
+                answers[index] = bounds.contains(number) != flip
             } else {
                 others.append(index)
             }
